@@ -1,0 +1,146 @@
+"""Task files (YAML, read with the safe loader) and the built-in task families of the CLI."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .dimacs import read_dimacs
+from .errors import RscountError
+from .expr import Expr, parse
+from .knowledge import boolean_names, cnf_expr, family
+from .support import Support, parse_row, sample_of, sample_rows
+from .task import Concept, Task, make_concept
+
+TOP_LEVEL_KEYS = {"name", "description", "concepts", "labels", "support", "concept_supervision"}
+
+
+def _sample_spec(spec: dict, where: str) -> tuple[float, int, bool]:
+    """(amount, seed, whether amount is a count) of {sample: F, seed: S} or {examples: N, seed: S}."""
+    keys = set(spec) - {"seed"}
+    if keys not in ({"sample"}, {"examples"}):
+        raise RscountError(
+            f"{where}: expected {{sample: F, seed: S}} or {{examples: N, seed: S}}, got keys {sorted(spec)}"
+        )
+    seed = spec.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RscountError(f"{where}.seed: expected an integer, got {seed!r}")
+    if "examples" in spec:
+        n = spec["examples"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise RscountError(f"{where}.examples: expected a positive integer, got {n!r}")
+        return n, seed, True
+    return spec["sample"], seed, False
+
+
+def build_support(
+    concepts: Sequence[Concept],
+    spec: Any,
+    supervision: Any,
+    where: str = "support",
+    within: Support | None = None,
+) -> Support:
+    """A Support from a spec: 'exhaustive', a list of rows, or a sample ({sample: F, seed: S} or
+    {examples: N, seed: S}) of D, or of `within` when given; likewise for concept supervision
+    (rows of the support, or a sample of them)."""
+    names = [c.name for c in concepts]
+    domains = [c.values for c in concepts]
+    if spec == "exhaustive" or spec is None:
+        rows = None
+    elif isinstance(spec, list):
+        rows = [parse_row(r, names, domains, f"{where}[{i}]") for i, r in enumerate(spec)]
+    elif isinstance(spec, dict):
+        amount, seed, is_count = _sample_spec(spec, where)
+        if within is None or within.exhaustive:
+            rows = sample_rows(domains, amount, seed, where, is_count)
+        else:
+            rows = sample_of(within.rows, amount, seed, where, is_count)
+    else:
+        raise RscountError(f"{where}: expected 'exhaustive', a list of rows or {{sample: F, seed: S}}")
+    if rows is not None and not rows:
+        raise RscountError(f"{where}: the support is empty (a count needs at least one example)")
+    if supervision is None or supervision == []:
+        supervised: list[tuple] = []
+    elif isinstance(supervision, list):
+        supervised = [
+            parse_row(r, names, domains, f"concept_supervision[{i}]") for i, r in enumerate(supervision)
+        ]
+    elif isinstance(supervision, dict):
+        amount, seed, is_count = _sample_spec(supervision, "concept_supervision")
+        pool = rows if rows is not None else Support(domains).rows
+        supervised = sample_of(pool, amount, seed, "concept_supervision", is_count)
+    else:
+        raise RscountError("concept_supervision: expected a list of rows or {sample: F, seed: S}")
+    return Support(domains, rows, supervised, where)
+
+
+def _label(name: str, spec: Any, concepts: Sequence[Concept], base: Path) -> Expr:
+    where = f"labels.{name}"
+    names = [c.name for c in concepts]
+    if isinstance(spec, dict):
+        if set(spec) != {"dimacs"}:
+            raise RscountError(f"{where}: expected an expression or {{dimacs: FILE.cnf}}")
+        cnf = read_dimacs(base / str(spec["dimacs"]))
+        non_boolean = [c.name for c in concepts if c.values != (0, 1)]
+        if non_boolean:
+            raise RscountError(f"{where}: DIMACS knowledge needs [0, 1] concepts; {non_boolean[0]} is not")
+        return cnf_expr(cnf.clauses, names, f"{where} ({spec['dimacs']})")
+    values = [v for c in concepts for v in c.values]
+    return parse(spec, names, values, where)
+
+
+def load_task(path: str | os.PathLike) -> Task:
+    """Read a YAML task file; every problem is an RscountError naming the file and field."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise RscountError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "malformed YAML"
+        raise RscountError(f"{path}{line}: invalid YAML: {problem}") from None
+    try:
+        return task_from_dict(data, path.stem, path.parent)
+    except RscountError as exc:
+        raise RscountError(f"{path}: {exc}") from None
+
+
+def task_from_dict(data: Any, default_name: str, base: Path) -> Task:
+    """Build a Task from parsed YAML data (paths in it are relative to `base`)."""
+    if not isinstance(data, dict):
+        raise RscountError("a task file is a YAML mapping with concepts, labels and support")
+    unknown = sorted(set(data) - TOP_LEVEL_KEYS)
+    if unknown:
+        raise RscountError(f"unknown field {unknown[0]!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
+    for key in ("concepts", "labels"):
+        if not isinstance(data.get(key), dict) or not data[key]:
+            raise RscountError(f"{key}: expected a non-empty mapping")
+    concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())
+    labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
+    support = build_support(concepts, data.get("support", "exhaustive"), data.get("concept_supervision"))
+    name = str(data.get("name", default_name))
+    return Task(name, concepts, labels, support, source=str(data.get("description", "")))
+
+
+def builtin_task(
+    kind: str,
+    bits: int,
+    support: Any = "exhaustive",
+    supervision: Any = None,
+    clauses: Sequence[Sequence[int]] | None = None,
+    name: str | None = None,
+) -> Task:
+    """xor/and/or over c1..cN, or CNF knowledge (`clauses`), as the CLI's built-in commands build."""
+    names = boolean_names(bits)
+    concepts = tuple(Concept(n, (0, 1)) for n in names)
+    expr = family(kind, names) if clauses is None else cnf_expr(clauses, names, name or kind)
+    support_ = build_support(concepts, support, supervision, "--fraction/--examples")
+    return Task(name or f"{kind}{bits}", concepts, {"y": expr}, support_)
