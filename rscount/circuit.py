@@ -1,8 +1,10 @@
-"""Tseitin compilation of knowledge expressions over finite domains into integer CNF clauses.
+"""Compilation of knowledge expressions over finite domains, over any gate algebra.
 
-A compiled sub-expression is a `Dom`: value -> literal that is true iff the sub-expression takes
-that value. Every auxiliary variable is defined by a full equivalence, so it is functionally
-determined by the inputs and counting over all variables equals counting over the inputs.
+A compiled sub-expression is a `Dom`: value -> gate that is true iff the sub-expression takes that
+value. The algebra decides what a gate is: `CNFBuilder` makes Tseitin literals with integer
+clauses (every auxiliary defined by a full equivalence, so functionally determined by the inputs
+and counting over all variables equals counting over the inputs); the SDD backend makes SDD nodes
+by apply operations, with no auxiliaries at all.
 """
 
 from __future__ import annotations
@@ -10,14 +12,36 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from itertools import product
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import RscountError
 from .expr import LOGIC_OPS, OPS, Expr
 
 TRUE = 1 << 62
 FALSE = -TRUE
-Dom = dict[Any, int]
+Dom = dict[Any, Any]
+
+
+class GateAlgebra(Protocol):
+    """Boolean gates with constants; `compile_expr` needs nothing else."""
+
+    true: Any
+    false: Any
+
+    def neg(self, x: Any) -> Any:
+        """Negation."""
+
+    def and_(self, xs: Iterable[Any]) -> Any:
+        """Conjunction (true when empty)."""
+
+    def or_(self, xs: Iterable[Any]) -> Any:
+        """Disjunction (false when empty)."""
+
+    def xor_(self, xs: Iterable[Any]) -> Any:
+        """Parity."""
+
+    def is_const(self, x: Any, value: bool) -> bool:
+        """Whether `x` is the constant `value`."""
 
 
 def normalise(value: Any) -> Any:
@@ -27,6 +51,9 @@ def normalise(value: Any) -> Any:
 
 class CNFBuilder:
     """Integer clauses with a variable counter and gates with constant folding and sharing."""
+
+    true = TRUE
+    false = FALSE
 
     def __init__(self) -> None:
         self.num_vars = 0
@@ -77,6 +104,14 @@ class CNFBuilder:
             self._gates[key] = g
         return self._gates[key]
 
+    def neg(self, lit: int) -> int:
+        """The negated literal."""
+        return -lit
+
+    def is_const(self, lit: int, value: bool) -> bool:
+        """Whether `lit` is the constant TRUE (value) or FALSE (not value)."""
+        return lit == (TRUE if value else FALSE)
+
     def or_(self, lits: Iterable[int]) -> int:
         """A literal equivalent to the disjunction of `lits`."""
         return -self.and_(-lit for lit in lits)
@@ -111,44 +146,44 @@ class CNFBuilder:
         return sign * self._gates[key]
 
 
-def bool_dom(lit: int) -> Dom:
-    """The Dom of a Boolean with truth literal `lit`."""
-    if lit == TRUE:
-        return {1: TRUE}
-    if lit == FALSE:
-        return {0: TRUE}
-    return {1: lit, 0: -lit}
+def bool_dom(alg: GateAlgebra, gate: Any) -> Dom:
+    """The Dom of a Boolean whose truth is `gate`."""
+    if alg.is_const(gate, True):
+        return {1: alg.true}
+    if alg.is_const(gate, False):
+        return {0: alg.true}
+    return {1: gate, 0: alg.neg(gate)}
 
 
-def truth(dom: Dom, op: str, arg: Expr, where: str) -> int:
-    """The truth literal of a Boolean Dom; non-Boolean values are a user error."""
+def truth(alg: GateAlgebra, dom: Dom, op: str, arg: Expr, where: str) -> Any:
+    """The truth gate of a Boolean Dom; non-Boolean values are a user error."""
     bad = [v for v in dom if v not in (0, 1)]
     if bad:
         raise RscountError(f"{where}: {op} needs Boolean arguments, but {arg} can be {bad[0]!r}")
-    return dom.get(1, FALSE)
+    return dom.get(1, alg.false)
 
 
-def _apply(builder: CNFBuilder, op: str, doms: list[Dom], where: str) -> Dom:
+def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str) -> Dom:
     """Tabulate a value operator over the product of its argument domains."""
     fn = OPS[op]
-    terms: dict[Any, list[int]] = defaultdict(list)
+    terms: dict[Any, list[Any]] = defaultdict(list)
     for combo in product(*(d.items() for d in doms)):
         try:
             value = normalise(fn(*(v for v, _ in combo)))
         except (TypeError, ZeroDivisionError, ValueError, OverflowError) as exc:
             values = ", ".join(repr(v) for v, _ in combo)
             raise RscountError(f"{where}: {op}({values}) is undefined: {exc}") from None
-        terms[value].append(builder.and_(lit for _, lit in combo))
-    if len(terms) == 2:
+        terms[value].append(alg.and_(g for _, g in combo))
+    if len(terms) == 2:  # exactly one combination holds, so the second value is the negation
         (v0, t0), (v1, _) = terms.items()
-        first = builder.or_(t0)
-        result = {v0: first, v1: -first}
+        first = alg.or_(t0)
+        result = {v0: first, v1: alg.neg(first)}
     else:
-        result = {v: builder.or_(t) for v, t in terms.items()}
-    return {v: lit for v, lit in result.items() if lit != FALSE}
+        result = {v: alg.or_(t) for v, t in terms.items()}
+    return {v: g for v, g in result.items() if not alg.is_const(g, False)}
 
 
-def compile_expr(builder: CNFBuilder, expr: Expr, inputs: Mapping[str, Dom], where: str) -> Dom:
+def compile_expr(alg: GateAlgebra, expr: Expr, inputs: Mapping[str, Dom], where: str) -> Dom:
     """Compile `expr` given the Dom of each concept name; returns the Dom of its value."""
     memo: dict[int, Dom] = {}
 
@@ -159,27 +194,28 @@ def compile_expr(builder: CNFBuilder, expr: Expr, inputs: Mapping[str, Dom], whe
         if e.op == "var":
             dom = inputs[e.args[0]]
         elif e.op == "const":
-            dom = {normalise(e.args[0]): TRUE}
+            dom = {normalise(e.args[0]): alg.true}
         elif e.op in LOGIC_OPS:
-            lits = [truth(go(a), e.op, a, where) for a in e.args]
+            xs = [truth(alg, go(a), e.op, a, where) for a in e.args]
             if e.op == "And":
-                dom = bool_dom(builder.and_(lits))
+                gate = alg.and_(xs)
             elif e.op == "Or":
-                dom = bool_dom(builder.or_(lits))
+                gate = alg.or_(xs)
             elif e.op == "Not":
-                dom = bool_dom(-lits[0])
+                gate = alg.neg(xs[0])
             elif e.op == "Xor":
-                dom = bool_dom(builder.xor_(lits))
+                gate = alg.xor_(xs)
             elif e.op == "Implies":
-                dom = bool_dom(builder.or_([-lits[0], lits[1]]))
+                gate = alg.or_([alg.neg(xs[0]), xs[1]])
             else:  # Equivalent: all equal
-                dom = bool_dom(builder.or_([builder.and_(lits), builder.and_(-x for x in lits)]))
+                gate = alg.or_([alg.and_(xs), alg.and_(alg.neg(x) for x in xs)])
+            dom = bool_dom(alg, gate)
         elif e.op in ("Add", "Mul", "Min", "Max"):
             dom = go(e.args[0])
             for a in e.args[1:]:
-                dom = _apply(builder, e.op, [dom, go(a)], where)
+                dom = _apply(alg, e.op, [dom, go(a)], where)
         else:
-            dom = _apply(builder, e.op, [go(a) for a in e.args], where)
+            dom = _apply(alg, e.op, [go(a) for a in e.args], where)
         memo[key] = dom
         return dom
 

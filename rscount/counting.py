@@ -21,15 +21,15 @@ AUTO_SDD_MAX_CLAUSES = 1500
 
 
 def choose(encoding: Encoding, options: CountOptions) -> tuple[str, str, int | None]:
-    """auto: enumerate when there are at most AUTO_ENUMERATE_LIMIT maps, else SDD on small CNFs,
-    else ApproxMC. Returns (method, reason, count found by the enumeration probe or None)."""
+    """auto: enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models, else SDD on small
+    CNFs, else ApproxMC. Returns (method, reason, count found by the enumeration probe or None)."""
     found = backends()["enumerate"].count_up_to(encoding, AUTO_ENUMERATE_LIMIT, options)
     if found is not None:
-        return "enumerate", f"at most {AUTO_ENUMERATE_LIMIT} optimal maps, enumerated", found
+        return "enumerate", f"at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated", found
     clauses = len(encoding.cnf.clauses)
     if clauses <= AUTO_SDD_MAX_CLAUSES:
-        return "sdd", f"more than {AUTO_ENUMERATE_LIMIT} maps; CNF small ({clauses} clauses)", None
-    reason = f"more than {AUTO_ENUMERATE_LIMIT} maps; CNF too large for SDD ({clauses} clauses)"
+        return "sdd", f"more than {AUTO_ENUMERATE_LIMIT} models; CNF small ({clauses} clauses)", None
+    reason = f"more than {AUTO_ENUMERATE_LIMIT} models; CNF too large for SDD ({clauses} clauses)"
     return "approxmc", reason, None
 
 

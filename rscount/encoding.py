@@ -5,18 +5,25 @@ Variables: P[i][j] (ground-truth concept i feeds predicted concept j; a permutat
 else one-hot over positions). Per unsupervised example, X variables give the predicted concept
 values through a multiplexer on P, and the knowledge is compiled on them and pinned to the label.
 All auxiliaries are functionally determined by P and F, which form the projection set.
+
+When all domains have the same size b, a value v of concept i that no support row shows is only
+constrained by "f_i(v) is one of the b values", whatever pi is: it multiplies the count by b.
+Those F variables and their clauses go last in the CNF (so the emitted DIMACS stays complete) and
+backends count only the leading core, times `factor`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from . import __version__
-from .circuit import FALSE, CNFBuilder, Dom, compile_expr
+from .circuit import FALSE, CNFBuilder, Dom, GateAlgebra, compile_expr
 from .dimacs import Dimacs
 from .progress import Progress
-from .task import Task
+from .task import Concept, Task
 
 
 @dataclass
@@ -33,26 +40,55 @@ class Encoding:
     p_vars: list[list[int]]
     f_lits: list[list[list[int]]]
     examples: list[tuple[int, int, int, int]]
+    core_size: int
+    core_projection: list[int]
+    unseen_factor: int
 
     @property
     def projection(self) -> list[int]:
         """The map variables: counting projected on these counts the optimal maps."""
         return self.cnf.projection or []
 
-    def split_projection(self) -> tuple[list[int], int]:
-        """(map variables that occur in some clause, number of map variables that occur in none).
+    def counting_view(self) -> tuple[list[list[int]], list[int], int]:
+        """(core clauses, map variables occurring in them, factor): count = projected count * factor.
 
-        A map variable in no clause is free (it doubles the count); solvers drop such variables,
-        so backends count over the constrained ones and multiply by 2**free.
+        The factor covers unseen values and map variables in no core clause (each free, so x2);
+        solvers drop variables that occur in no clause, so they must not be asked to count them.
         """
-        used = {abs(lit) for clause in self.cnf.clauses for lit in clause}
-        constrained = [v for v in self.projection if v in used]
-        return constrained, len(self.projection) - len(constrained)
+        clauses = self.cnf.clauses[: self.core_size]
+        used = {abs(lit) for clause in clauses for lit in clause}
+        constrained = [v for v in self.core_projection if v in used]
+        free = len(self.core_projection) - len(constrained)
+        return clauses, constrained, self.unseen_factor * 2**free
 
 
-def _exactly_one(builder: CNFBuilder, lits: list[int]) -> None:
-    builder.clauses.append(list(lits))
-    builder.clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+def _exactly_one_into(clauses: list[list[int]], lits: list[int]) -> None:
+    clauses.append(list(lits))
+    clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+
+
+def example_inputs(
+    alg: GateAlgebra, concepts: Sequence[Concept], select: Callable[[int, int], Any]
+) -> dict[str, Dom]:
+    """The Dom of each predicted concept on one example: `select(j, u)` is the gate of "predicted
+    concept j takes value number u" (for two-valued concepts only u = 1 is asked)."""
+    inputs: dict[str, Dom] = {}
+    for j, cj in enumerate(concepts):
+        if len(cj.values) == 2:
+            x = select(j, 1)
+            inputs[cj.name] = {cj.values[0]: alg.neg(x), cj.values[1]: x}
+        else:
+            inputs[cj.name] = {v: select(j, u) for u, v in enumerate(cj.values)}
+    return inputs
+
+
+def _mux(b: CNFBuilder, p_col: list[int], f_lits: list[int]) -> int:
+    """A fresh x with x = F[i] for the one i with P[i][j] (P a permutation, so x is determined)."""
+    x = b.new_var()
+    for p_ij, lit in zip(p_col, f_lits):
+        b.clauses.append([-p_ij, -lit, x])
+        b.clauses.append([-p_ij, lit, -x])
+    return x
 
 
 def encode(task: Task, progress: Progress | None = None) -> Encoding:
@@ -63,7 +99,15 @@ def encode(task: Task, progress: Progress | None = None) -> Encoding:
     sizes = [len(c.values) for c in concepts]
     binary = all(s == 2 for s in sizes)
     width = max(sizes)
+    uniform = len(set(sizes)) == 1
+    rows = task.support.rows
+    seen = [set() for _ in concepts]
+    for row in rows:
+        for i, value in enumerate(row):
+            seen[i].add(value)
     names: dict[int, str] = {}
+    unseen_vars: set[int] = set()
+    unseen_clauses: list[list[int]] = []
 
     p = [[b.new_var() for _ in range(k)] for _ in range(k)]
     for i, row in enumerate(p):
@@ -82,22 +126,27 @@ def encode(task: Task, progress: Progress | None = None) -> Encoding:
                 for u, x in enumerate(lits):
                     names[x] = f"F {c.name}={value} -> #{u}"
                 per_value.append(lits)
+            if uniform and value not in seen[len(f)]:
+                unseen_vars.update(abs(x) for x in per_value[-1])
         f.append(per_value)
     projection = sorted(names)
 
     for i in range(k):
-        _exactly_one(b, p[i])
-        _exactly_one(b, [p[r][i] for r in range(k)])
+        _exactly_one_into(b.clauses, p[i])
+        _exactly_one_into(b.clauses, [p[r][i] for r in range(k)])
     if not binary:
         for i in range(k):
             for lits in f[i]:
+                if abs(lits[0]) in unseen_vars:  # uniform sizes: exactly one of the width values
+                    _exactly_one_into(unseen_clauses, lits)
+                    continue
                 b.clauses.extend([-x, -y] for x, y in combinations(lits, 2))
                 for j in range(k):
                     b.clauses.append([-p[i][j], *lits[: sizes[j]]])
                     b.clauses.extend([-p[i][j], -x] for x in lits[sizes[j] :])
 
-    rows = task.support.rows
     supervised = task.support.supervised
+    p_cols = [[p[i][j] for i in range(k)] for j in range(k)]
     examples: list[tuple[int, int, int, int]] = []
     for n, row in enumerate(rows):
         if progress:
@@ -110,21 +159,11 @@ def encode(task: Task, progress: Progress | None = None) -> Encoding:
             continue
         b.new_scope()
         clause_lo, var_lo = len(b.clauses), b.num_vars + 1
-        inputs: dict[str, Dom] = {}
-        for j, cj in enumerate(concepts):
-            positions = [1] if sizes[j] == 2 else range(sizes[j])
-            xs = {}
-            for u in positions:
-                x = b.new_var()
-                xs[u] = x
-                for i in range(k):
-                    lit = f[i][idx[i]][u]
-                    b.clauses.append([-p[i][j], -lit, x])
-                    b.clauses.append([-p[i][j], lit, -x])
-            if sizes[j] == 2:
-                inputs[cj.name] = {cj.values[0]: -xs[1], cj.values[1]: xs[1]}
-            else:
-                inputs[cj.name] = {cj.values[u]: x for u, x in xs.items()}
+
+        def select(j: int, u: int) -> int:
+            return _mux(b, p_cols[j], [f[i][idx[i]][u] for i in range(k)])  # noqa: B023 (used now)
+
+        inputs = example_inputs(b, concepts, select)
         for (label, expr), value in zip(task.labels.items(), task.label_of(row)):
             dom = compile_expr(b, expr, inputs, f"labels.{label}")
             b.add([dom.get(value, FALSE)])
@@ -138,5 +177,8 @@ def encode(task: Task, progress: Progress | None = None) -> Encoding:
         "P a -> b: predicted concept b reads ground-truth concept a;",
         "F a=v -> #u: ground-truth value v of a becomes value number u (from 0) of the concept a feeds",
     ]
-    cnf = Dimacs(b.num_vars, b.clauses, projection, names, comments)
-    return Encoding(task, cnf, p, f, examples)
+    core_size = len(b.clauses)
+    cnf = Dimacs(b.num_vars, b.clauses + unseen_clauses, projection, names, comments)
+    core_projection = [v for v in projection if v not in unseen_vars]
+    unseen_values = sum(len(c.values) - len(s) for c, s in zip(concepts, seen)) if uniform else 0
+    return Encoding(task, cnf, p, f, examples, core_size, core_projection, width**unseen_values)

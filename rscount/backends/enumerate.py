@@ -25,22 +25,23 @@ class EnumerateBackend:
         return CountResult(found, True, self.name, time.perf_counter() - start)
 
     def count_up_to(self, encoding: Encoding, limit: int | None, options: CountOptions) -> int | None:
-        """The exact count if it is at most `limit` (None: no limit), else None."""
-        projection, free = encoding.split_projection()
-        per_model = 2**free
-        found = 0
-        with Solver(name="cadical153", bootstrap_with=encoding.cnf.clauses) as solver:
+        """The exact count if the solver needs at most `limit` models for it (None: no limit), else
+        None. Unseen values and free map variables multiply each model, so a count far above the
+        limit can still come out of a few models."""
+        clauses, projection, per_model = encoding.counting_view()
+        models = 0
+        with Solver(name="cadical153", bootstrap_with=clauses) as solver:
             while solver.solve():
-                if limit is not None and found + per_model > limit:
+                if limit is not None and models == limit:
                     return None
-                model = solver.get_model()
-                found += per_model
+                models += 1
                 if not projection:
                     break
+                model = solver.get_model()
                 solver.add_clause([-model[v - 1] for v in projection])
                 if options.progress:
-                    options.progress.update(f"enumerate: {found} maps found")
-        return found
+                    options.progress.update(f"enumerate: {models * per_model} maps found")
+        return models * per_model
 
 
 BACKEND = EnumerateBackend()

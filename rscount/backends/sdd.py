@@ -1,31 +1,84 @@
-"""Exact counting by SDD compilation (PySDD), with Python big-integer model counts.
+"""Exact counting by SDD compilation (PySDD), built by apply operations, with big-integer counts.
 
-Each example's clauses are conjoined into their own SDD and its auxiliary variables (functionally
-determined by the map variables) are quantified out before it joins the running conjunction, so
-the running SDD only ever mentions map variables. Counts are read off the SDD with Python integers
-because PySDD's own counter is a C `unsigned long long` that wraps past 2^64.
+The SDD lives over the map variables only: each example's constraint is compiled straight from the
+knowledge expression by apply (predicted concept values are disjunctions of P[i][j] & F[i][c_i]),
+so no Tseitin auxiliary ever enters the manager, and it is conjoined into the running SDD, with
+garbage collection and vtree minimisation as the SDD grows. Counts are read off with Python
+integers because PySDD's own counter is a C `unsigned long long` that wraps past 2^64.
 """
 
 from __future__ import annotations
 
 import time
-from array import array
+from collections.abc import Iterable
 
 from pysdd.sdd import SddManager, SddNode, Vtree
 
-from ..encoding import Encoding
+from ..circuit import compile_expr
+from ..encoding import Encoding, example_inputs
 from . import CountOptions, CountResult
+
+
+class SddAlgebra:
+    """Gates as SDD nodes of one manager. Every node it makes is referenced until `release`, so
+    automatic garbage collection and minimisation never free a node still in use."""
+
+    def __init__(self, manager: SddManager) -> None:
+        self.manager = manager
+        self.true = manager.true()
+        self.false = manager.false()
+        self._held: list[SddNode] = []
+
+    def _keep(self, x: SddNode) -> SddNode:
+        x.ref()
+        self._held.append(x)
+        return x
+
+    def release(self) -> None:
+        """Drop the references taken since the last release."""
+        for x in self._held:
+            x.deref()
+        self._held.clear()
+
+    def neg(self, x: SddNode) -> SddNode:
+        """Negation."""
+        return self._keep(~x)
+
+    def and_(self, xs: Iterable[SddNode]) -> SddNode:
+        """Conjunction, stopping at false."""
+        out = self.true
+        for x in xs:
+            out = self._keep(out & x)
+            if out.is_false():
+                break
+        return out
+
+    def or_(self, xs: Iterable[SddNode]) -> SddNode:
+        """Disjunction, stopping at true."""
+        out = self.false
+        for x in xs:
+            out = self._keep(out | x)
+            if out.is_true():
+                break
+        return out
+
+    def xor_(self, xs: Iterable[SddNode]) -> SddNode:
+        """Parity."""
+        out = self.false
+        for x in xs:
+            out = self.or_([self.and_([out, self.neg(x)]), self.and_([self.neg(out), x])])
+        return out
+
+    def is_const(self, x: SddNode, value: bool) -> bool:
+        """Whether x is the constant `value`."""
+        return x.is_true() if value else x.is_false()
 
 
 def model_count(manager: SddManager, node: SddNode) -> int:
     """Models of `node` over all variables of `manager`, as an exact Python int."""
     total_vars = manager.vtree().var_count()
-    if node.is_false():
-        return 0
-    if node.is_true():
-        return 1 << total_vars
     memo: dict[int, int] = {}
-    stack = [node]
+    stack = [node] if node.is_decision() or node.is_literal() else []
     while stack:
         n = stack[-1]
         if n.id in memo:
@@ -60,68 +113,54 @@ def _scaled(n: SddNode, width: int, memo: dict[int, int]) -> int:
 
 
 class SddBackend:
-    """Compile to an SDD by apply operations, example by example, then count exactly."""
+    """Compile the constraints on the map variables to one SDD by apply, then count exactly."""
 
     name = "sdd"
     exact = True
-    description = "SDD compilation by apply with per-example quantification (PySDD), exact"
+    description = "SDD built by apply over the map variables only (PySDD), exact"
 
     def count(self, encoding: Encoding, options: CountOptions) -> CountResult:
-        """Exact projected count: build the SDD of all constraints over the map variables."""
+        """Exact count: base constraints from the CNF, examples compiled from the knowledge."""
         start = time.perf_counter()
-        cnf = encoding.cnf
-        n = max(cnf.num_vars, 1)
-        vtree = Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
-        manager = SddManager.from_vtree(vtree)
-        manager.auto_gc_and_minimize_on()
-        in_example = set()
-        for lo, hi, _, _ in encoding.examples:
-            in_example.update(range(lo, hi))
-        root = _conjoin_clauses(manager, (c for i, c in enumerate(cnf.clauses) if i not in in_example))
-        for number, (lo, hi, var_lo, var_hi) in enumerate(encoding.examples, start=1):
-            part = _conjoin_clauses(manager, cnf.clauses[lo:hi])
-            if var_hi > var_lo:
-                exists = array("i", [0]) * (n + 1)
-                exists[var_lo:var_hi] = array("i", [1]) * (var_hi - var_lo)
-                quantified = manager.exists_multiple(exists, part)
-                quantified.ref()
-                part.deref()
-                part = quantified
-            new_root = root.conjoin(part)
-            new_root.ref()
-            root.deref()
-            part.deref()
-            root = new_root
-            if options.progress:
-                options.progress.update(
-                    f"sdd: example {number}/{len(encoding.examples)}, {root.size()} nodes"
-                )
-        quantified_vars = n - len(encoding.projection)
-        total = model_count(manager, root)
-        count = total >> quantified_vars
-        return CountResult(
-            count, True, self.name, time.perf_counter() - start, details={"sdd_size": root.size()}
+        clauses, projection, factor = encoding.counting_view()
+        n = len(encoding.projection)  # map variables are numbered 1..n
+        manager = SddManager.from_vtree(
+            Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
         )
+        manager.auto_gc_and_minimize_on()
+        alg = SddAlgebra(manager)
+        in_example = {i for lo, hi, _, _ in encoding.examples for i in range(lo, hi)}
+        root = alg.and_(
+            alg.or_(manager.literal(lit) for lit in clause)
+            for i, clause in enumerate(clauses)
+            if i not in in_example
+        )
+        root.ref()
+        alg.release()
+        task = encoding.task
+        k = len(task.concepts)
+        p = [[manager.literal(v) for v in row] for row in encoding.p_vars]
+        f = [[[manager.literal(lit) for lit in lits] for lits in per] for per in encoding.f_lits]
+        rows = [r for r in task.support.rows if r not in task.support.supervised]
+        for number, row in enumerate(rows, start=1):
+            idx = [c.index[v] for c, v in zip(task.concepts, row)]
+
+            def select(j: int, u: int) -> SddNode:
+                return alg.or_(alg.and_([p[i][j], f[i][idx[i]][u]]) for i in range(k))  # noqa: B023
+
+            inputs = example_inputs(alg, task.concepts, select)
+            for (label, expr), value in zip(task.labels.items(), task.label_of(row)):
+                dom = compile_expr(alg, expr, inputs, f"labels.{label}")
+                new_root = root & dom.get(value, alg.false)
+                new_root.ref()
+                root.deref()
+                root = new_root
+            alg.release()
+            if options.progress:
+                options.progress.update(f"sdd: example {number}/{len(rows)}, {root.size()} nodes")
+        count = (model_count(manager, root) >> (n - len(projection))) * factor
+        details = {"sdd_size": root.size()}
+        return CountResult(count, True, self.name, time.perf_counter() - start, details=details)
 
 
 BACKEND = SddBackend()
-
-
-def _conjoin_clauses(manager: SddManager, clauses) -> SddNode:
-    """The referenced SDD of a conjunction of clauses."""
-    root = manager.true()
-    root.ref()
-    for clause in clauses:
-        c = manager.false()
-        c.ref()
-        for lit in clause:
-            wider = c.disjoin(manager.literal(lit))
-            wider.ref()
-            c.deref()
-            c = wider
-        new = root.conjoin(c)
-        new.ref()
-        root.deref()
-        c.deref()
-        root = new
-    return root

@@ -1,0 +1,49 @@
+"""Independent brute-force reference for the disentangled count (no rscount imports).
+
+A map is a pair (pi, f): pi a bijection of concept indices (ground-truth concept i feeds
+predicted concept pi[i]) and f_i: D_i -> D_pi[i] any function. It is counted when, for every
+support vector c, the predicted vector c' (c'[pi[i]] = f_i(c[i])) has label_fn(c') == label_fn(c),
+and c' == c for every supervised c.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import permutations, product
+from typing import Any
+
+
+def brute_force_count(
+    domains: Sequence[Sequence[Any]],
+    label_fn: Callable[[tuple], Any],
+    support: Sequence[tuple],
+    supervised: set[tuple],
+) -> int:
+    """Number of maps (pi, f) that preserve every support label and fix every supervised vector."""
+    k = len(domains)
+    support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
+    supervised = {tuple(c) for c in supervised}
+    # Positions of the support values, so a value map is a tuple of images indexed by position.
+    positions = [[domains[i].index(c[i]) for i in range(k)] for c in support]
+    labels: dict[tuple, Any] = {}
+
+    def label(c: tuple) -> Any:
+        if c not in labels:
+            labels[c] = label_fn(c)
+        return labels[c]
+
+    wanted = [label(c) for c in support]
+    count = 0
+    for pi in permutations(range(k)):
+        all_maps = [product(domains[pi[i]], repeat=len(domains[i])) for i in range(k)]
+        for f in product(*(list(m) for m in all_maps)):
+            for c, pos, y in zip(support, positions, wanted):
+                pred = [None] * k
+                for i in range(k):
+                    pred[pi[i]] = f[i][pos[i]]
+                pred = tuple(pred)
+                if label(pred) != y or (c in supervised and pred != c):
+                    break
+            else:
+                count += 1
+    return count

@@ -1,0 +1,38 @@
+"""Shared helpers: run the CLI in-process and capture its exit code and output."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from rscount.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class CliRun:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> dict:
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def cli(capsys):
+    """Call `rscount ARGS...` in this process; returns exit code, stdout and stderr."""
+
+    def run(*args: str) -> CliRun:
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:  # argparse usage errors
+            code = exc.code
+        captured = capsys.readouterr()
+        return CliRun(code, captured.out, captured.err)
+
+    return run
