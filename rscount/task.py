@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -50,8 +50,7 @@ class Task:
     concepts: tuple[Concept, ...]
     labels: dict[str, Expr]
     support: Support
-    source: str = ""
-    notes: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
 
     def __post_init__(self) -> None:
         names = [c.name for c in self.concepts]

@@ -127,7 +127,7 @@ def task_from_dict(data: Any, default_name: str, base: Path) -> Task:
     labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
     support = build_support(concepts, data.get("support", "exhaustive"), data.get("concept_supervision"))
     name = str(data.get("name", default_name))
-    return Task(name, concepts, labels, support, source=str(data.get("description", "")))
+    return Task(name, concepts, labels, support, description=str(data.get("description", "")))
 
 
 def builtin_task(

@@ -221,3 +221,21 @@ def test_installed_command_prints_no_traceback_on_user_errors(tmp_path):
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_yaml_python_tags_are_refused_not_executed(cli, tmp_path):
+    marker = tmp_path / "ran"
+    path = write(tmp_path, "evil.yaml", f"!!python/object/apply:os.system ['touch {marker}']\n")
+    run = cli("count", path)
+    assert run.code == 2 and "invalid YAML" in run.err and not marker.exists()
+
+
+def test_unknown_method_is_a_user_error(cli):
+    run = cli("xor", "--bits", "2", "--method", "magic")
+    assert run.code == 2 and "unknown method 'magic'" in run.err
+
+
+def test_sampling_a_task_file_draws_from_its_own_support(cli):
+    record = cli("count", REPO / "tasks" / "mnadd-half.yaml", "--examples", "3", "--json").json()
+    assert record["support_size"] == 3
+    assert record["count"] >= 72 * 10**10  # a sub-support never lowers the count

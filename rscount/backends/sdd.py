@@ -112,6 +112,22 @@ def _scaled(n: SddNode, width: int, memo: dict[int, int]) -> int:
     return memo[n.id] << (width - n.vtree().var_count())
 
 
+def _vtree(encoding: Encoding) -> Vtree:
+    """The vtree that measured fastest (2-core machine, auto minimisation on):
+    - all domains binary: variables grouped by ground-truth concept (its row of P, then its value
+      map), right-linear; exhaustive XOR-6 2.9 s against 68 s for P-then-F balanced;
+    - otherwise P then F, balanced; 3 concepts of 8 values with label a == 0 on the diagonal
+      support: 1.4 s against 7.5 s grouped right-linear."""
+    n = len(encoding.projection)
+    if any(len(c.values) != 2 for c in encoding.task.concepts):
+        return Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
+    order: list[int] = []
+    for p_row, f_values in zip(encoding.p_vars, encoding.f_lits):
+        order += p_row
+        order += sorted({abs(lit) for lits in f_values for lit in lits})
+    return Vtree(var_count=n, var_order=order, vtree_type="right")
+
+
 class SddBackend:
     """Compile the constraints on the map variables to one SDD by apply, then count exactly."""
 
@@ -124,9 +140,7 @@ class SddBackend:
         start = time.perf_counter()
         clauses, projection, factor = encoding.counting_view()
         n = len(encoding.projection)  # map variables are numbered 1..n
-        manager = SddManager.from_vtree(
-            Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
-        )
+        manager = SddManager.from_vtree(_vtree(encoding))
         manager.auto_gc_and_minimize_on()
         alg = SddAlgebra(manager)
         in_example = {i for lo, hi, _, _ in encoding.examples for i in range(lo, hi)}
