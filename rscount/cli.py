@@ -17,6 +17,7 @@ from .errors import RscountError
 from .knowledge import random_cnf
 from .progress import Progress
 from .report import human_summary, result_record
+from .support import Support
 from .task import Task
 from .taskfile import build_support, builtin_task, load_task
 
@@ -142,9 +143,12 @@ def build_task(args: argparse.Namespace) -> Task:
         old = task.support
         if support is None:
             support = "exhaustive" if old.exhaustive else [list(r) for r in old.rows]
-        if supervision is None:
-            supervision = [list(r) for r in old.supervised]
-        task.support = build_support(task.concepts, support, supervision, "--fraction/--examples", old)
+        new = build_support(task.concepts, support, supervision, "--fraction/--examples", old)
+        if supervision is None:  # the file's supervision, on the rows the sample kept
+            rows = None if new.exhaustive else new.rows
+            kept = [r for r in old.supervised if rows is None or r in set(rows)]
+            new = Support(new.domains, rows, kept)
+        task.support = new
         return task
     support = support or "exhaustive"
     if args.command in ("xor", "and", "or"):

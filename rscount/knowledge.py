@@ -12,7 +12,7 @@ from .expr import Expr, call, var
 def boolean_names(n: int) -> list[str]:
     """Concept names c1..cn of the built-in Boolean families."""
     if n < 1:
-        raise RscountError(f"--bits: need at least 1 concept, got {n}")
+        raise RscountError(f"need at least 1 concept (--bits or DIMACS variables), got {n}")
     return [f"c{i}" for i in range(1, n + 1)]
 
 

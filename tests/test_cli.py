@@ -239,3 +239,12 @@ def test_sampling_a_task_file_draws_from_its_own_support(cli):
     record = cli("count", REPO / "tasks" / "mnadd-half.yaml", "--examples", "3", "--json").json()
     assert record["support_size"] == 3
     assert record["count"] >= 72 * 10**10  # a sub-support never lowers the count
+
+
+def test_sampling_a_supervised_task_keeps_supervision_on_the_rows_it_keeps(cli, tmp_path):
+    path = task_file(tmp_path, label="a & Eq(b, 2)", supervision="[[0, 0], [1, 2]]")
+    for seed in range(1, 6):
+        record = cli("count", path, "--examples", "2", "--seed", seed, "--enumerate", "--json").json()
+        assert record["support_size"] == 2 and record["supervised"] <= 2
+        full = cli("count", path, "--examples", "2", "--seed", seed, "--concept-sup", "1", "--json").json()
+        assert full["count"] <= record["count"]  # supervising every kept row never adds maps
