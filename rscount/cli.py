@@ -162,20 +162,13 @@ def build_task(args: argparse.Namespace) -> Task:
     return builtin_task("cnf", cnf.num_vars, support, supervision, clauses=cnf.clauses, name=name)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Execute a parsed command line; returns the exit code."""
-    progress = Progress(enabled=False if args.quiet or args.json else None)
-    if not args.epsilon > 0 or not 0 < args.delta < 1:
-        raise RscountError("--epsilon must be > 0 and --delta in (0, 1)")
-    if args.timeout is not None and args.timeout <= 0:
-        raise RscountError("--timeout must be positive")
-    task = build_task(args)
+def _job(task: Task, args: argparse.Namespace, progress: Progress) -> str:
+    """Encode, emit and count: the whole of a command's work, so one time limit covers it."""
     progress.update(f"encoding {task.name}", force=True)
     encoding = encode(task, progress)
     if args.emit:
         write_dimacs(encoding.cnf, args.emit, ind=args.ind, force=args.force)
         if args.method is None:
-            progress.clear()
             cnf = encoding.cnf
             message = {
                 "task": task.name,
@@ -184,20 +177,30 @@ def run(args: argparse.Namespace) -> int:
                 "clauses": len(cnf.clauses),
                 "map_variables": len(encoding.projection),
             }
-            print(
-                json.dumps(message)
-                if args.json
-                else f"wrote {args.emit}: {cnf.num_vars} variables, {len(cnf.clauses)} clauses, "
+            if args.json:
+                return json.dumps(message)
+            return (
+                f"wrote {args.emit}: {cnf.num_vars} variables, {len(cnf.clauses)} clauses, "
                 f"projection on {len(encoding.projection)} map variables"
             )
-            return 0
     options = CountOptions(epsilon=args.epsilon, delta=args.delta, seed=args.seed, progress=progress)
+    record = result_record(encoding, count_encoding(encoding, args.method or "auto", options))
+    return json.dumps(record) if args.json else human_summary(record)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute a parsed command line; returns the exit code."""
+    progress = Progress(enabled=False if args.quiet or args.json else None)
+    if not args.epsilon > 0 or not 0 < args.delta < 1:
+        raise RscountError("--epsilon must be > 0 and --delta in (0, 1)")
+    if args.timeout is not None and args.timeout <= 0:
+        raise RscountError("--timeout must be positive")
+    task = build_task(args)
     try:
-        result = run_stoppable(count_encoding, encoding, args.method or "auto", options, timeout=args.timeout)
+        text = run_stoppable(_job, task, args, progress, timeout=args.timeout)
     finally:
         progress.clear()
-    record = result_record(encoding, result)
-    print(json.dumps(record) if args.json else human_summary(record))
+    print(text)
     return 0
 
 

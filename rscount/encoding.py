@@ -22,6 +22,7 @@ from typing import Any
 from . import __version__
 from .circuit import FALSE, CNFBuilder, Dom, GateAlgebra, compile_expr
 from .dimacs import Dimacs
+from .errors import RscountError
 from .progress import Progress
 from .task import Concept, Task
 
@@ -91,8 +92,16 @@ def _mux(b: CNFBuilder, p_col: list[int], f_lits: list[int]) -> int:
     return x
 
 
+MAX_EXAMPLES = 100_000
+
+
 def encode(task: Task, progress: Progress | None = None) -> Encoding:
     """Build the CNF of the disentangled count (countrss semantics) for `task`."""
+    if task.support.size > MAX_EXAMPLES:
+        raise RscountError(
+            f"{task.name}: the support has {task.support.size} concept vectors, more than the "
+            f"{MAX_EXAMPLES} rscount encodes one by one; sample it (--fraction/--examples)"
+        )
     b = CNFBuilder()
     concepts = task.concepts
     k = len(concepts)

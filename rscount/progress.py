@@ -14,7 +14,6 @@ class Progress:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self._last = 0.0
-        self._shown = False
 
     def update(self, message: str, force: bool = False) -> None:
         """Show `message` as the current status."""
@@ -24,11 +23,9 @@ class Progress:
         self._last = now
         self.stream.write("\r\033[K" + message)
         self.stream.flush()
-        self._shown = True
 
     def clear(self) -> None:
-        """Remove the status line."""
-        if self._shown:
+        """Remove the status line (also one a forked child drew through a copy of this object)."""
+        if self.enabled:
             self.stream.write("\r\033[K")
             self.stream.flush()
-            self._shown = False

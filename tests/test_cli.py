@@ -248,3 +248,13 @@ def test_sampling_a_supervised_task_keeps_supervision_on_the_rows_it_keeps(cli, 
         assert record["support_size"] == 2 and record["supervised"] <= 2
         full = cli("count", path, "--examples", "2", "--seed", seed, "--concept-sup", "1", "--json").json()
         assert full["count"] <= record["count"]  # supervising every kept row never adds maps
+
+
+def test_time_limit_covers_encoding_too(cli):
+    run = cli("xor", "--bits", "12", "--timeout", "0.5")
+    assert run.code == 2 and "time limit" in run.err
+
+
+def test_supports_too_large_to_encode_are_refused_with_advice(cli):
+    run = cli("xor", "--bits", "20")
+    assert run.code == 2 and "--fraction" in run.err and "1048576" in run.err
