@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 from typing import Any
 
@@ -50,8 +51,10 @@ class Encoding:
         """The map variables: counting projected on these counts the optimal maps."""
         return self.cnf.projection or []
 
+    @cached_property
     def counting_view(self) -> tuple[list[list[int]], list[int], int]:
         """(core clauses, map variables occurring in them, factor): count = projected count * factor.
+        Computed once per encoding (auto's enumeration probe and the chosen backend share it).
 
         The factor covers unseen values and map variables in no core clause (each free, so x2);
         solvers drop variables that occur in no clause, so they must not be asked to count them.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 
 import pyapproxmc
@@ -11,8 +12,10 @@ from ..errors import RscountError
 from . import CountOptions, CountResult
 
 
+@functools.cache
 def self_check() -> None:
-    """Refuse a pyapproxmc that miscounts x1 xor x2 (2 models): 4.3.0 to 4.4.0 answer 1."""
+    """Refuse a pyapproxmc that miscounts x1 xor x2 (2 models): 4.3.0 to 4.4.0 answer 1.
+    Once per process (a failure raises, so it is not cached and every count refuses)."""
     counter = pyapproxmc.Counter(seed=1, epsilon=0.8, delta=0.2)
     counter.add_clause([1, 2])
     counter.add_clause([-1, -2])
@@ -40,7 +43,7 @@ class ApproxMCBackend:
                 f"approxmc: counting (epsilon={options.epsilon}, delta={options.delta})", force=True
             )
         counter = pyapproxmc.Counter(seed=options.seed, epsilon=options.epsilon, delta=options.delta)
-        clauses, projection, factor = encoding.counting_view()
+        clauses, projection, factor = encoding.counting_view
         for clause in clauses:
             counter.add_clause(clause)
         cells, hashes = counter.count(projection) if projection else (1, 0)

@@ -28,7 +28,7 @@ class EnumerateBackend:
         """The exact count if the solver needs at most `limit` models for it (None: no limit), else
         None. Unseen values and free map variables multiply each model, so a count far above the
         limit can still come out of a few models."""
-        clauses, projection, per_model = encoding.counting_view()
+        clauses, projection, per_model = encoding.counting_view
         models = 0
         with Solver(name="cadical153", bootstrap_with=clauses) as solver:
             while solver.solve():

@@ -138,7 +138,7 @@ class SddBackend:
     def count(self, encoding: Encoding, options: CountOptions) -> CountResult:
         """Exact count: base constraints from the CNF, examples compiled from the knowledge."""
         start = time.perf_counter()
-        clauses, projection, factor = encoding.counting_view()
+        clauses, projection, factor = encoding.counting_view
         n = len(encoding.projection)  # map variables are numbered 1..n
         manager = SddManager.from_vtree(_vtree(encoding))
         manager.auto_gc_and_minimize_on()
