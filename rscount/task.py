@@ -42,6 +42,23 @@ def make_concept(name: Any, values: Any, where: str = "concepts") -> Concept:
     return Concept(name, vals)
 
 
+@dataclass(frozen=True)
+class Objects:
+    """Several objects with the same attributes: concept `<attribute>_<object>` (objects from 1),
+    object by object, each object's attributes in the order given."""
+
+    count: int
+    attributes: tuple[tuple[str, tuple], ...]
+
+    def concepts(self) -> tuple[Concept, ...]:
+        """The concepts of all objects, object-major."""
+        return tuple(
+            Concept(f"{name}_{n}", values)
+            for n in range(1, self.count + 1)
+            for name, values in self.attributes
+        )
+
+
 @dataclass
 class Task:
     """A learning task: concepts, knowledge (label name -> expression) and training support."""
@@ -51,6 +68,7 @@ class Task:
     labels: dict[str, Expr]
     support: Support
     description: str = ""
+    objects: Objects | None = None
 
     def __post_init__(self) -> None:
         names = [c.name for c in self.concepts]

@@ -14,9 +14,9 @@ from .errors import RscountError
 from .expr import Expr, parse
 from .knowledge import boolean_names, cnf_expr, family
 from .support import Support, parse_row, sample_of, sample_rows
-from .task import Concept, Task, make_concept
+from .task import Concept, Objects, Task, make_concept
 
-TOP_LEVEL_KEYS = {"name", "description", "concepts", "labels", "support", "concept_supervision"}
+TOP_LEVEL_KEYS = {"name", "description", "concepts", "objects", "labels", "support", "concept_supervision"}
 
 
 def _sample_spec(spec: dict, where: str) -> tuple[float, int, bool]:
@@ -120,14 +120,35 @@ def task_from_dict(data: Any, default_name: str, base: Path) -> Task:
     unknown = sorted(set(data) - TOP_LEVEL_KEYS)
     if unknown:
         raise RscountError(f"unknown field {unknown[0]!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
-    for key in ("concepts", "labels"):
+    if ("concepts" in data) == ("objects" in data):
+        raise RscountError("give the concepts either as 'concepts' or as 'objects', exactly one of them")
+    for key in ("concepts" if "concepts" in data else "objects", "labels"):
         if not isinstance(data.get(key), dict) or not data[key]:
             raise RscountError(f"{key}: expected a non-empty mapping")
-    concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())
+    objects = _objects(data["objects"]) if "objects" in data else None
+    if objects is None:
+        concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())
+    else:
+        concepts = objects.concepts()
     labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
     support = build_support(concepts, data.get("support", "exhaustive"), data.get("concept_supervision"))
     name = str(data.get("name", default_name))
-    return Task(name, concepts, labels, support, description=str(data.get("description", "")))
+    description = str(data.get("description", ""))
+    return Task(name, concepts, labels, support, description=description, objects=objects)
+
+
+def _objects(spec: dict) -> Objects:
+    """The `objects:` section: {count: N, attributes: {attribute: [values]}}."""
+    if set(spec) != {"count", "attributes"}:
+        raise RscountError(f"objects: expected keys count and attributes, got {sorted(spec)}")
+    count = spec["count"]
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise RscountError(f"objects.count: expected a positive integer, got {count!r}")
+    attributes = spec["attributes"]
+    if not isinstance(attributes, dict) or not attributes:
+        raise RscountError("objects.attributes: expected a non-empty mapping attribute -> values")
+    made = tuple(make_concept(n, v, "objects.attributes") for n, v in attributes.items())
+    return Objects(count, tuple((a.name, a.values) for a in made))
 
 
 def builtin_task(
