@@ -10,13 +10,12 @@ from typing import Any
 
 from . import __version__
 from .backends import CountOptions, backends
-from .counting import count_encoding, run_stoppable
+from .counting import CLOSED_FORM, MODES, build_encoding, count_task, run_stoppable
 from .dimacs import read_dimacs, write_dimacs
-from .encoding import encode
 from .errors import RscountError
 from .knowledge import random_cnf
 from .progress import Progress
-from .report import human_summary, result_record
+from .report import human_summary, result_record, to_json
 from .support import Support
 from .task import Task
 from .taskfile import build_support, builtin_task, load_task
@@ -56,7 +55,20 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help="concept-supervise this fraction (<= 1) or number (> 1) of support rows",
     )
     how = parser.add_argument_group("counting")
+    how.add_argument(
+        "--mode",
+        choices=list(MODES),
+        default="disentangled",
+        help="disentangled: maps (pi, f) as rsbench countrss (default); joint: any map D -> D (eq. 7)",
+    )
     method = how.add_mutually_exclusive_group()
+    method.add_argument(
+        "--closed-form",
+        dest="method",
+        action="store_const",
+        const=CLOSED_FORM,
+        help="exact count by a closed form (fails, saying why, where none applies)",
+    )
     method.add_argument(
         "--exact",
         dest="method",
@@ -82,7 +94,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--method",
         dest="method",
         metavar="NAME",
-        help="a backend by name: auto (default), " + ", ".join(sorted(backends())),
+        help=f"auto (default: a closed form if one applies, else a backend), {CLOSED_FORM}, or a backend: "
+        + ", ".join(sorted(backends())),
     )
     how.add_argument("--epsilon", type=float, default=0.8, help="ApproxMC tolerance (default 0.8)")
     how.add_argument("--delta", type=float, default=0.2, help="ApproxMC confidence 1-delta (default 0.2)")
@@ -164,9 +177,10 @@ def build_task(args: argparse.Namespace) -> Task:
 
 def _job(task: Task, args: argparse.Namespace, progress: Progress) -> str:
     """Encode, emit and count: the whole of a command's work, so one time limit covers it."""
-    progress.update(f"encoding {task.name}", force=True)
-    encoding = encode(task, progress)
+    encoding = None
     if args.emit:
+        progress.update(f"encoding {task.name}", force=True)
+        encoding = build_encoding(task, args.mode, progress)
         write_dimacs(encoding.cnf, args.emit, ind=args.ind, force=args.force)
         if args.method is None:
             cnf = encoding.cnf
@@ -184,8 +198,9 @@ def _job(task: Task, args: argparse.Namespace, progress: Progress) -> str:
                 f"projection on {len(encoding.projection)} map variables"
             )
     options = CountOptions(epsilon=args.epsilon, delta=args.delta, seed=args.seed, progress=progress)
-    record = result_record(encoding, count_encoding(encoding, args.method or "auto", options))
-    return json.dumps(record) if args.json else human_summary(record)
+    result, encoding = count_task(task, args.mode, args.method or "auto", options, encoding)
+    record = result_record(task, result, encoding, args.mode)
+    return to_json(record) if args.json else human_summary(record)
 
 
 def run(args: argparse.Namespace) -> int:

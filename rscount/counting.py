@@ -13,8 +13,15 @@ from collections.abc import Callable
 from typing import Any
 
 from .backends import CountOptions, CountResult, backends
-from .encoding import Encoding
+from .closed_forms import closed_form
+from .encoding import Encoding, encode
 from .errors import RscountError
+from .joint import encode_joint
+from .progress import Progress
+from .task import Task
+
+MODES = {"disentangled": encode, "joint": encode_joint}
+CLOSED_FORM = "closed-form"
 
 AUTO_ENUMERATE_LIMIT = 1000
 # Largest CNF sent to the SDD backend by auto (measured: exhaustive XOR-6, 6144 clauses, 3.5 s and
@@ -50,9 +57,59 @@ def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> Co
     elif method in available:
         result = available[method].count(encoding, options)
     else:
-        raise RscountError(f"--method: unknown method {method!r} (choose from auto, {', '.join(available)})")
+        names = ", ".join(["auto", *available])
+        raise RscountError(f"--method: {method!r} is not a backend (choose from {names})")
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _check_choice(mode: str, method: str) -> None:
+    if mode not in MODES:
+        raise RscountError(f"--mode: unknown mode {mode!r} (choose from {', '.join(MODES)})")
+    methods = ["auto", CLOSED_FORM, *backends()]
+    if method not in methods:
+        raise RscountError(f"--method: unknown method {method!r} (choose from {', '.join(methods)})")
+
+
+def build_encoding(task: Task, mode: str, progress: Progress | None = None) -> Encoding:
+    """The CNF of `task` in counting mode `mode`."""
+    _check_choice(mode, "auto")
+    return MODES[mode](task, progress)
+
+
+def count_task(
+    task: Task,
+    mode: str = "disentangled",
+    method: str = "auto",
+    options: CountOptions | None = None,
+    encoding: Encoding | None = None,
+) -> tuple[CountResult, Encoding | None]:
+    """Count `task`: by a closed form when `method` is 'closed-form', or 'auto' and one applies;
+    otherwise encode (unless `encoding` is given) and run the backend. Returns the encoding used."""
+    options = options or CountOptions()
+    _check_choice(mode, method)
+    reasons: list[str] = []
+    if method in ("auto", CLOSED_FORM):
+        start = time.perf_counter()
+        found = closed_form(task, mode)
+        if isinstance(found, tuple):
+            name, form = found
+            details = {"closed_form": name, "formula": form.formula, "expression": form.expression}
+            if method == "auto":
+                details["auto"] = "a closed form applies"
+            seconds = time.perf_counter() - start
+            return CountResult(form.count, True, CLOSED_FORM, seconds, details=details), None
+        reasons = found
+        if method == CLOSED_FORM:
+            raise RscountError("no closed form applies to this task: " + "; ".join(reasons))
+    if encoding is None:
+        if options.progress:
+            options.progress.update(f"encoding {task.name}", force=True)
+        encoding = build_encoding(task, mode, options.progress)
+    result = count_encoding(encoding, method, options)
+    if reasons:
+        result.details["closed_forms_inapplicable"] = reasons
+    return result, encoding
 
 
 def run_stoppable(fn: Callable[..., Any], *args: Any, timeout: float | None = None) -> Any:

@@ -45,6 +45,7 @@ class Encoding:
     core_size: int
     core_projection: list[int]
     unseen_factor: int
+    mode: str = "disentangled"
 
     @property
     def projection(self) -> list[int]:
@@ -66,7 +67,8 @@ class Encoding:
         return clauses, constrained, self.unseen_factor * 2**free
 
 
-def _exactly_one_into(clauses: list[list[int]], lits: list[int]) -> None:
+def exactly_one_into(clauses: list[list[int]], lits: list[int]) -> None:
+    """Pairwise exactly-one clauses over `lits`."""
     clauses.append(list(lits))
     clauses.extend([-a, -b] for a, b in combinations(lits, 2))
 
@@ -144,13 +146,13 @@ def encode(task: Task, progress: Progress | None = None) -> Encoding:
     projection = sorted(names)
 
     for i in range(k):
-        _exactly_one_into(b.clauses, p[i])
-        _exactly_one_into(b.clauses, [p[r][i] for r in range(k)])
+        exactly_one_into(b.clauses, p[i])
+        exactly_one_into(b.clauses, [p[r][i] for r in range(k)])
     if not binary:
         for i in range(k):
             for lits in f[i]:
                 if abs(lits[0]) in unseen_vars:  # uniform sizes: exactly one of the width values
-                    _exactly_one_into(unseen_clauses, lits)
+                    exactly_one_into(unseen_clauses, lits)
                     continue
                 b.clauses.extend([-x, -y] for x, y in combinations(lits, 2))
                 for j in range(k):

@@ -1,4 +1,4 @@
-"""Independent brute-force reference for the disentangled count (no rscount imports).
+"""Independent brute-force references for the disentangled and joint counts (no rscount imports).
 
 A map is a pair (pi, f): pi a bijection of concept indices (ground-truth concept i feeds
 predicted concept pi[i]) and f_i: D_i -> D_pi[i] any function. It is counted when, for every
@@ -46,4 +46,23 @@ def brute_force_count(
                     break
             else:
                 count += 1
+    return count
+
+
+def brute_force_joint(
+    domains: Sequence[Sequence[Any]],
+    label_fn: Callable[[tuple], Any],
+    support: Sequence[tuple],
+    supervised: set[tuple],
+) -> int:
+    """Number of maps alpha: D -> D (tried one by one: |D|^|D| of them) with label_fn(alpha(c)) ==
+    label_fn(c) for every support vector c and alpha(c) == c for every supervised c."""
+    vectors = list(product(*domains))
+    index = {c: n for n, c in enumerate(vectors)}
+    labels = [label_fn(c) for c in vectors]
+    checks = [(index[tuple(c)], tuple(c) in supervised) for c in dict.fromkeys(map(tuple, support))]
+    count = 0
+    for alpha in product(range(len(vectors)), repeat=len(vectors)):
+        if all(alpha[n] == n if fixed else labels[alpha[n]] == labels[n] for n, fixed in checks):
+            count += 1
     return count

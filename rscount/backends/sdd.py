@@ -119,7 +119,7 @@ def _vtree(encoding: Encoding) -> Vtree:
     - otherwise P then F, balanced; 3 concepts of 8 values with label a == 0 on the diagonal
       support: 1.4 s against 7.5 s grouped right-linear."""
     n = len(encoding.projection)
-    if any(len(c.values) != 2 for c in encoding.task.concepts):
+    if encoding.mode != "disentangled" or any(len(c.values) != 2 for c in encoding.task.concepts):
         return Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
     order: list[int] = []
     for p_row, f_values in zip(encoding.p_vars, encoding.f_lits):
@@ -155,7 +155,8 @@ class SddBackend:
         k = len(task.concepts)
         p = [[manager.literal(v) for v in row] for row in encoding.p_vars]
         f = [[[manager.literal(lit) for lit in lits] for lits in per] for per in encoding.f_lits]
-        rows = [r for r in task.support.rows if r not in task.support.supervised]
+        # In other modes the CNF holds every constraint on the map variables: no examples to compile.
+        rows = [r for r in task.support.rows if r not in task.support.supervised and encoding.examples]
         for number, row in enumerate(rows, start=1):
             idx = [c.index[v] for c, v in zip(task.concepts, row)]
 
