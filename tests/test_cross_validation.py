@@ -16,6 +16,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rscount.backends import CountOptions, backends
+from rscount.closed_forms import closed_form
 from rscount.encoding import encode
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -48,6 +49,10 @@ def check_exact(spec: Spec) -> None:
     expected = spec.brute_force()
     assert expected >= 1  # the intended map is always optimal
     assert count("sdd", task) == expected
+    found = closed_form(task, "disentangled")
+    if isinstance(found, tuple):
+        event(f"closed form: {found[0]}")
+        assert found[1].count == expected
     if expected <= ENUMERATE_MAX:
         assert count("enumerate", task) == expected
     else:
