@@ -184,3 +184,71 @@ def injective_in_sum(task: Task) -> None:
 def _sum_dom(b: CNFBuilder, names: list[str]) -> Callable[[dict[str, Dom]], Dom]:
     expr = call("Add", *(var(n) for n in names)) if len(names) > 1 else var(names[0])
     return lambda inputs: compile_expr(b, expr, inputs, "sum of the concepts")
+
+
+def _blocks(k: int, swappable: Callable[[int, int], bool]) -> list[list[int]]:
+    """Classes of the concepts under the swaps found `swappable` (a swap of i and l follows from
+    swaps of i, j and j, l, so pairs already joined are not asked)."""
+    parent = list(range(k))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, j in combinations(range(k), 2):
+        if root(i) != root(j) and swappable(i, j):
+            parent[root(j)] = root(i)
+    blocks: dict[int, list[int]] = {}
+    for i in range(k):
+        blocks.setdefault(root(i), []).append(i)
+    return list(blocks.values())
+
+
+def interchangeable_blocks(task: Task) -> list[list[int]]:
+    """Concepts grouped so that swapping any two in a group (they share a domain) never changes the
+    labels (checked by SAT per pair) and leaves every concept-supervised vector as it is; the
+    swaps generate every permutation within each group."""
+    copies = _Copies(task)
+    x = copies.copy()
+    base = copies.labels(x)
+    names = task.names
+
+    def swappable(i: int, j: int) -> bool:
+        if task.concepts[i].values != task.concepts[j].values:
+            return False
+        if any(r[i] != r[j] for r in task.support.supervised):
+            return False
+        swapped = dict(x)
+        swapped[names[i]], swapped[names[j]] = x[names[j]], x[names[i]]
+        return copies.witness(-copies.same_labels(base, copies.labels(swapped)), x) is None
+
+    return _blocks(len(task.concepts), swappable)
+
+
+def support_blocks(task: Task, knowledge_blocks: list[list[int]]) -> list[list[int]]:
+    """Concepts grouped so that swapping two in a group maps the support onto itself, keeping every
+    support label, and leaves every supervised vector as it is. For an exhaustive support that is
+    a swap allowed by `knowledge_blocks` (from interchangeable_blocks, which checks supervision)."""
+    support = task.support
+    same_block = {i: n for n, block in enumerate(knowledge_blocks) for i in block}
+    rows = None if support.exhaustive else set(support.rows)
+
+    def swap(row: tuple, i: int, j: int) -> tuple:
+        out = list(row)
+        out[i], out[j] = row[j], row[i]
+        return tuple(out)
+
+    def swappable(i: int, j: int) -> bool:
+        if task.concepts[i].values != task.concepts[j].values:
+            return False
+        if any(r[i] != r[j] for r in support.supervised):
+            return False
+        if rows is None:
+            return same_block[i] == same_block[j]
+        return all(
+            r[i] == r[j] or (swap(r, i, j) in rows and task.label_of(swap(r, i, j)) == task.label_of(r))
+            for r in rows
+        )
+
+    return _blocks(len(task.concepts), swappable)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .backends import CountOptions, CountResult, backends
+from .backends.decompose import TooManyClasses
 from .closed_forms import closed_form
 from .encoding import Encoding, encode
 from .errors import RscountError
@@ -24,23 +25,34 @@ MODES = {"disentangled": encode, "joint": encode_joint}
 CLOSED_FORM = "closed-form"
 
 AUTO_ENUMERATE_LIMIT = 1000
-# Largest CNF sent to the SDD backend by auto (measured: exhaustive XOR-6, 6144 clauses, 3.5 s and
-# XOR-7, 16052 clauses, 47 s; a 3-concept sum over 12 values with 2 examples, 6338 clauses, > 120 s).
-AUTO_SDD_MAX_CLAUSES = {"binary": 8000, "categorical": 1500}
+# decompose costs about 1.5 ms per permutation class on 8 Boolean concepts (benchmarks/), so auto
+# lets it count at most this many classes before it turns to ApproxMC.
+AUTO_DECOMPOSE_MAX_CLASSES = 5000
 
 
-def choose(encoding: Encoding, options: CountOptions) -> tuple[str, str, int | None]:
-    """auto: enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models, else SDD on small
-    CNFs, else ApproxMC. Returns (method, reason, count found by the enumeration probe or None)."""
-    found = backends()["enumerate"].count_up_to(encoding, AUTO_ENUMERATE_LIMIT, options)
+def auto_count(encoding: Encoding, options: CountOptions) -> CountResult:
+    """auto: enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models; else, in the
+    disentangled mode, decompose by permutation when few enough classes survive pruning, and
+    ApproxMC otherwise; the joint mode's CNF (small by construction) goes to SDD."""
+    available = backends()
+    found = available["enumerate"].count_up_to(encoding, AUTO_ENUMERATE_LIMIT, options)
     if found is not None:
-        return "enumerate", f"at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated", found
-    clauses = len(encoding.cnf.clauses)
-    binary = all(len(c.values) == 2 for c in encoding.task.concepts)
-    if clauses <= AUTO_SDD_MAX_CLAUSES["binary" if binary else "categorical"]:
-        return "sdd", f"more than {AUTO_ENUMERATE_LIMIT} models; CNF small ({clauses} clauses)", None
-    reason = f"more than {AUTO_ENUMERATE_LIMIT} models; CNF too large for SDD ({clauses} clauses)"
-    return "approxmc", reason, None
+        result = CountResult(found, True, "enumerate")
+        result.details["auto"] = f"at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated"
+        return result
+    if encoding.mode != "disentangled":
+        result = available["sdd"].count(encoding, options)
+        result.details["auto"] = f"more than {AUTO_ENUMERATE_LIMIT} models; the {encoding.mode} CNF by SDD"
+        return result
+    try:
+        result = available["decompose"].count(encoding, options, max_classes=AUTO_DECOMPOSE_MAX_CLASSES)
+        result.details["auto"] = f"more than {AUTO_ENUMERATE_LIMIT} models; few permutation classes"
+        return result
+    except TooManyClasses as exc:
+        reason = f"more than {AUTO_ENUMERATE_LIMIT} models and {exc}"
+    result = available["approxmc"].count(encoding, options)
+    result.details["auto"] = reason
+    return result
 
 
 def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> CountResult:
@@ -48,12 +60,7 @@ def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> Co
     start = time.perf_counter()
     available = backends()
     if method == "auto":
-        chosen, reason, found = choose(encoding, options)
-        if found is not None:
-            result = CountResult(found, True, chosen)
-        else:
-            result = available[chosen].count(encoding, options)
-        result.details["auto"] = reason
+        result = auto_count(encoding, options)
     elif method in available:
         result = available[method].count(encoding, options)
     else:

@@ -82,9 +82,11 @@ def result_record(
     }
     if not result.exact:
         record.update(epsilon=result.epsilon, delta=result.delta, seed=result.seed)
-    for key in ("auto", "closed_form", "formula", "closed_forms_inapplicable"):
+    promoted = ("auto", "closed_form", "formula", "closed_forms_inapplicable")
+    for key in promoted:
         if key in result.details:
             record[key] = result.details[key]
+    record["details"] = {k: v for k, v in result.details.items() if k not in (*promoted, "expression")}
     return record
 
 

@@ -189,3 +189,23 @@ def specs(
     if supervision and draw(st.booleans()):
         supervised = draw(st.lists(st.sampled_from(support), max_size=3, unique=True))
     return Spec(sizes, labels, tuple(support), tuple(supervised), exhaustive)
+
+
+@st.composite
+def symmetric_specs(draw, exhaustive: bool = True):
+    """Boolean knowledge given as a table over the number of true concepts, written so that the
+    symmetry is not syntactic: a random order of the sum and a random mix of encodings."""
+    k = draw(st.integers(1, 4))
+    names = "abcd"[:k]
+    table = draw(st.lists(st.integers(0, 2), min_size=k + 1, max_size=k + 1))
+    order = draw(st.permutations(names))
+    total = " + ".join(order)
+    expr = str(table[k])
+    for m in range(k - 1, -1, -1):
+        expr = f"ITE(Eq({total}, {m}), {table[m]}, {expr})"
+    rows = list(product(range(2), repeat=k))
+    if exhaustive:
+        return Spec((2,) * k, (("y", expr),), tuple(rows), (), True)
+    support = draw(st.lists(st.sampled_from(rows), min_size=1, unique=True))
+    supervised = draw(st.lists(st.sampled_from(support), max_size=2, unique=True))
+    return Spec((2,) * k, (("y", expr),), tuple(support), tuple(supervised))

@@ -20,7 +20,7 @@ from rscount.taskfile import builtin_task, task_from_dict
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bruteforce import brute_force_count  # noqa: E402
-from randomtasks import SETTINGS, Spec, specs  # noqa: E402
+from randomtasks import SETTINGS, Spec, specs, symmetric_specs  # noqa: E402
 
 BACKENDS = backends()
 OPTIONS = CountOptions(epsilon=0.8, delta=0.2, seed=1)
@@ -144,21 +144,6 @@ def test_one_example_closed_form_on_random_tasks(spec: Spec) -> None:
     expected = spec.brute_force()
     assert one_example(task).count == expected
     assert backend_count("sdd", task) == expected
-
-
-@st.composite
-def symmetric_specs(draw):
-    """Boolean knowledge given as a table over the number of true concepts, written so that the
-    symmetry is not syntactic: a random order of the sum and a random mix of encodings."""
-    k = draw(st.integers(1, 4))
-    names = "abcd"[:k]
-    table = draw(st.lists(st.integers(0, 2), min_size=k + 1, max_size=k + 1))
-    order = draw(st.permutations(names))
-    total = " + ".join(order)
-    expr = str(table[k])
-    for m in range(k - 1, -1, -1):
-        expr = f"ITE(Eq({total}, {m}), {table[m]}, {expr})"
-    return Spec((2,) * k, (("y", expr),), tuple(product(*([range(2)] * k))), (), True)
 
 
 @settings(max_examples=60, **SETTINGS)

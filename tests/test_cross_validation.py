@@ -49,6 +49,7 @@ def check_exact(spec: Spec) -> None:
     expected = spec.brute_force()
     assert expected >= 1  # the intended map is always optimal
     assert count("sdd", task) == expected
+    assert count("decompose", task) == expected
     found = closed_form(task, "disentangled")
     if isinstance(found, tuple):
         event(f"closed form: {found[0]}")
@@ -93,6 +94,7 @@ def test_nested_supports(data) -> None:
     big, small = spec.with_support(spec.support), spec.with_support(smaller)
     assert count("enumerate", small.task()) >= count("enumerate", big.task())
     assert count("sdd", small.task()) >= count("sdd", big.task())
+    assert count("decompose", small.task()) >= count("decompose", big.task())
 
 
 @settings(max_examples=40, **SETTINGS)
