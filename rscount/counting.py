@@ -13,16 +13,17 @@ from collections.abc import Callable
 from typing import Any
 
 from .backends import CountOptions, CountResult, backends
-from .backends.decompose import TooManyClasses
 from .closed_forms import closed_form
 from .encoding import Encoding, encode
 from .errors import RscountError
 from .joint import encode_joint
+from .permutations import TooManyClasses
 from .progress import Progress
 from .task import Task
 
 MODES = {"disentangled": encode, "joint": encode_joint}
 CLOSED_FORM = "closed-form"
+APPROX = "approx"
 
 AUTO_ENUMERATE_LIMIT = 1000
 # decompose costs about 1.5 ms per permutation class on 8 Boolean concepts (benchmarks/), so auto
@@ -55,16 +56,41 @@ def auto_count(encoding: Encoding, options: CountOptions) -> CountResult:
     return result
 
 
+# decompose-approx runs ApproxMC once per permutation class (about 0.1 s at least), so `approx`
+# uses it only when few classes survive pruning; plain ApproxMC otherwise.
+APPROX_DECOMPOSE_MAX_CLASSES = 64
+
+
+def approx_count(encoding: Encoding, options: CountOptions) -> CountResult:
+    """approx: ApproxMC per permutation class when few classes survive pruning (disentangled mode),
+    else ApproxMC on the whole CNF; both with the (epsilon, delta) of `options`."""
+    available = backends()
+    if encoding.mode == "disentangled":
+        try:
+            result = available["decompose-approx"].count(encoding, options, APPROX_DECOMPOSE_MAX_CLASSES)
+            result.details["auto"] = "few permutation classes: ApproxMC per class"
+            return result
+        except TooManyClasses as exc:
+            reason = f"{exc}: ApproxMC on the whole CNF"
+    else:
+        reason = f"the {encoding.mode} CNF by ApproxMC"
+    result = available["approxmc"].count(encoding, options)
+    result.details["auto"] = reason
+    return result
+
+
 def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> CountResult:
     """Count in this process with `method` (a backend name or 'auto')."""
     start = time.perf_counter()
     available = backends()
     if method == "auto":
         result = auto_count(encoding, options)
+    elif method == APPROX:
+        result = approx_count(encoding, options)
     elif method in available:
         result = available[method].count(encoding, options)
     else:
-        names = ", ".join(["auto", *available])
+        names = ", ".join(["auto", APPROX, *available])
         raise RscountError(f"--method: {method!r} is not a backend (choose from {names})")
     result.seconds = time.perf_counter() - start
     return result
@@ -73,7 +99,7 @@ def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> Co
 def _check_choice(mode: str, method: str) -> None:
     if mode not in MODES:
         raise RscountError(f"--mode: unknown mode {mode!r} (choose from {', '.join(MODES)})")
-    methods = ["auto", CLOSED_FORM, *backends()]
+    methods = ["auto", CLOSED_FORM, APPROX, *backends()]
     if method not in methods:
         raise RscountError(f"--method: unknown method {method!r} (choose from {', '.join(methods)})")
 

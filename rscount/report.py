@@ -122,7 +122,7 @@ def human_summary(record: dict[str, Any]) -> str:
     if "closed_form" in record:
         how += f": {record['closed_form']}, {record['formula']} = {record['count_expression']}"
     if "auto" in record:
-        how += f", picked by auto: {record['auto']}"
+        how += f", chosen as: {record['auto']}"
     lines.append(how + f"; {record['seconds']:.2f} s")
     if "closed_forms_inapplicable" in record:
         lines.append("no closed form applies: " + "; ".join(record["closed_forms_inapplicable"]))

@@ -68,7 +68,7 @@ def test_full_concept_supervision_leaves_only_the_intended_map(cli):
 
 def test_auto_says_which_method_it_picked(cli):
     run = cli("and", "--bits", "3")
-    assert run.code == 0 and "picked by auto" in run.out
+    assert run.code == 0 and "chosen as:" in run.out
 
 
 def test_random_cnf_knowledge_is_reproducible_and_counted(cli):

@@ -10,13 +10,13 @@ import pytest
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from randomtasks import SETTINGS, Spec, symmetric_specs
+from randomtasks import SETTINGS, Spec, specs, symmetric_specs
 
 from rscount.analysis import interchangeable_blocks, support_blocks
 from rscount.backends import CountOptions, backends
-from rscount.backends.decompose import TooManyClasses, _classes, _conjoin_order
 from rscount.encoding import encode
 from rscount.knowledge import random_cnf
+from rscount.permutations import TooManyClasses, classes, conjoin_order
 from rscount.taskfile import builtin_task, load_task
 
 DECOMPOSE = backends()["decompose"]
@@ -32,16 +32,16 @@ def partition(k: int, cuts: list[int]) -> list[list[int]]:
 @given(st.integers(1, 6), st.lists(st.integers(1, 5), max_size=4), st.lists(st.integers(1, 5), max_size=4))
 def test_classes_cover_every_permutation_once(k, in_cuts, out_cuts):
     inputs, outputs = partition(k, in_cuts), partition(k, out_cuts)
-    classes = list(_classes(inputs, outputs, lambda placed: True))
-    assert sum(size for _, size in classes) == math.factorial(k)
+    found = list(classes(inputs, outputs, lambda placed: True))
+    assert sum(size for _, size in found) == math.factorial(k)
     block_in = {i: a for a, b in enumerate(inputs) for i in b}
     block_out = {j: b for b, m in enumerate(outputs) for j in m}
 
     def signature(pi):
         return sorted((block_in[i], block_out[j]) for i, j in enumerate(pi))
 
-    seen = {tuple(signature(pi)): size for pi, size in classes}
-    assert len(seen) == len(classes)  # one representative per class
+    seen = {tuple(signature(pi)): size for pi, size in found}
+    assert len(seen) == len(found)  # one representative per class
     members = {}
     for pi in permutations(range(k)):
         key = tuple(signature(pi))
@@ -76,7 +76,7 @@ def test_support_swaps_keep_the_support_and_its_labels():
 
 def test_conjoin_order_is_a_permutation_of_the_rows():
     rows = tuple(product(range(3), repeat=3))
-    order = _conjoin_order(rows)
+    order = conjoin_order(rows)
     assert sorted(order) == sorted(rows) and order[0] == rows[0]
 
 
@@ -111,3 +111,19 @@ def test_bundled_categorical_tasks():
 @given(symmetric_specs(exhaustive=False))
 def test_symmetric_knowledge_with_random_support_and_supervision(spec: Spec):
     assert DECOMPOSE.count(encode(spec.task()), CountOptions()).count == spec.brute_force()
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(specs(max_space=12))
+def test_per_class_approxmc_is_within_epsilon(spec: Spec):
+    exact = spec.brute_force()
+    result = backends()["decompose-approx"].count(encode(spec.task()), CountOptions(epsilon=0.8, delta=0.2))
+    assert not result.exact and result.delta == 0.2
+    assert exact / 1.8 <= result.count <= exact * 1.8
+
+
+def test_approx_uses_per_class_approxmc_on_exhaustive_xor(cli):
+    record = cli("xor", "--bits", "10", "--approx", "--json").json()
+    assert record["method"] == "decompose-approx" and not record["exact"]
+    exact = math.factorial(10) * 2**9
+    assert exact / 1.8 <= record["count"] <= exact * 1.8 and record["epsilon"] == 0.8
