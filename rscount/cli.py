@@ -10,7 +10,7 @@ from typing import Any
 
 from . import __version__
 from .backends import CountOptions, backends
-from .counting import APPROX, CLOSED_FORM, MODES, build_encoding, count_task, run_stoppable
+from .counting import APPROX, CLOSED_FORM, EXACT, MODES, build_encoding, count_task, run_stoppable
 from .dimacs import read_dimacs, write_dimacs
 from .errors import RscountError
 from .knowledge import random_cnf
@@ -73,8 +73,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--exact",
         dest="method",
         action="store_const",
-        const="sdd",
-        help="exact count by SDD compilation (PySDD)",
+        const=EXACT,
+        help="exact count: decomposition by permutation with SDDs (disentangled), SDD (joint)",
     )
     method.add_argument(
         "--approx",
@@ -94,8 +94,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--method",
         dest="method",
         metavar="NAME",
-        help=f"auto (default: a closed form if one applies, else a backend), {CLOSED_FORM}, {APPROX}, "
-        "or a backend: " + ", ".join(sorted(backends())),
+        help=f"auto (default: a closed form if one applies, else a backend), {CLOSED_FORM}, {EXACT}, "
+        f"{APPROX}, or a backend: " + ", ".join(sorted(backends())),
     )
     how.add_argument("--epsilon", type=float, default=0.8, help="ApproxMC tolerance (default 0.8)")
     how.add_argument("--delta", type=float, default=0.2, help="ApproxMC confidence 1-delta (default 0.2)")

@@ -24,6 +24,7 @@ from .task import Task
 MODES = {"disentangled": encode, "joint": encode_joint}
 CLOSED_FORM = "closed-form"
 APPROX = "approx"
+EXACT = "exact"
 
 AUTO_ENUMERATE_LIMIT = 1000
 # decompose costs about 1.5 ms per permutation class on 8 Boolean concepts (benchmarks/), so auto
@@ -87,10 +88,12 @@ def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> Co
         result = auto_count(encoding, options)
     elif method == APPROX:
         result = approx_count(encoding, options)
+    elif method == EXACT:  # the fastest exact backend measured for the mode (docs/performance.md)
+        result = available["decompose" if encoding.mode == "disentangled" else "sdd"].count(encoding, options)
     elif method in available:
         result = available[method].count(encoding, options)
     else:
-        names = ", ".join(["auto", APPROX, *available])
+        names = ", ".join(["auto", EXACT, APPROX, *available])
         raise RscountError(f"--method: {method!r} is not a backend (choose from {names})")
     result.seconds = time.perf_counter() - start
     return result
@@ -99,7 +102,7 @@ def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> Co
 def _check_choice(mode: str, method: str) -> None:
     if mode not in MODES:
         raise RscountError(f"--mode: unknown mode {mode!r} (choose from {', '.join(MODES)})")
-    methods = ["auto", CLOSED_FORM, APPROX, *backends()]
+    methods = ["auto", CLOSED_FORM, EXACT, APPROX, *backends()]
     if method not in methods:
         raise RscountError(f"--method: unknown method {method!r} (choose from {', '.join(methods)})")
 

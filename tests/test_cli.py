@@ -33,7 +33,7 @@ def test_json_has_the_documented_fields(cli):
     record = cli("xor", "--bits", "3", "--exact", "--json").json()
     assert record["task"] == "xor3"
     assert record["count"] == 24 and record["exact"] is True and record["shortcuts"] == 23
-    assert record["method"] == "sdd"
+    assert record["method"] == "decompose"
     for key in ("seconds", "variables", "clauses"):
         assert record[key] > 0
     assert "epsilon" not in record
@@ -127,7 +127,7 @@ def test_emit_ind_writes_the_older_projection_line(cli, tmp_path):
 
 
 def test_timeout_stops_a_long_count(cli):
-    run = cli("xor", "--bits", "7", "--exact", "--timeout", "1")
+    run = cli("xor", "--bits", "7", "--method", "sdd", "--timeout", "1")
     assert run.code == 2 and "time limit" in run.err
 
 
