@@ -59,7 +59,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--mode",
         choices=list(MODES),
         default="disentangled",
-        help="disentangled: maps (pi, f) as rsbench countrss (default); joint: any map D -> D (eq. 7)",
+        help="disentangled: maps (pi, f) as rsbench countrss (default); joint: any map D -> D (eq. 7); "
+        "objects: object and attribute permutations with one value map per attribute shared by all objects",
     )
     method = how.add_mutually_exclusive_group()
     method.add_argument(

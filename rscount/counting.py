@@ -6,6 +6,7 @@ count runs in a forked child; the parent kills it on timeout or Ctrl-C.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import time
 import traceback
@@ -21,7 +22,11 @@ from .permutations import TooManyClasses
 from .progress import Progress
 from .task import Task
 
-MODES = {"disentangled": encode, "joint": encode_joint}
+MODES: dict[str, Callable[..., Encoding]] = {
+    "disentangled": encode,
+    "joint": encode_joint,
+    "objects": functools.partial(encode, objects=True),
+}
 CLOSED_FORM = "closed-form"
 APPROX = "approx"
 EXACT = "exact"
@@ -33,18 +38,18 @@ AUTO_DECOMPOSE_MAX_CLASSES = 5000
 
 
 def auto_count(encoding: Encoding, options: CountOptions) -> CountResult:
-    """auto: enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models; else, in the
-    disentangled mode, decompose by permutation when few enough classes survive pruning, and
-    ApproxMC otherwise; the joint mode's CNF (small by construction) goes to SDD."""
+    """auto: enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models; else decompose by
+    permutation when few enough classes survive pruning, and ApproxMC otherwise; the joint mode's
+    CNF (small by construction) goes to SDD."""
     available = backends()
     found = available["enumerate"].count_up_to(encoding, AUTO_ENUMERATE_LIMIT, options)
     if found is not None:
         result = CountResult(found, True, "enumerate")
         result.details["auto"] = f"at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated"
         return result
-    if encoding.mode != "disentangled":
+    if encoding.mode == "joint":
         result = available["sdd"].count(encoding, options)
-        result.details["auto"] = f"more than {AUTO_ENUMERATE_LIMIT} models; the {encoding.mode} CNF by SDD"
+        result.details["auto"] = f"more than {AUTO_ENUMERATE_LIMIT} models; the joint CNF by SDD"
         return result
     try:
         result = available["decompose"].count(encoding, options, max_classes=AUTO_DECOMPOSE_MAX_CLASSES)
@@ -66,7 +71,7 @@ def approx_count(encoding: Encoding, options: CountOptions) -> CountResult:
     """approx: ApproxMC per permutation class when few classes survive pruning (disentangled mode),
     else ApproxMC on the whole CNF; both with the (epsilon, delta) of `options`."""
     available = backends()
-    if encoding.mode == "disentangled":
+    if encoding.mode != "joint":
         try:
             result = available["decompose-approx"].count(encoding, options, APPROX_DECOMPOSE_MAX_CLASSES)
             result.details["auto"] = "few permutation classes: ApproxMC per class"
@@ -89,7 +94,7 @@ def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> Co
     elif method == APPROX:
         result = approx_count(encoding, options)
     elif method == EXACT:  # the fastest exact backend measured for the mode (docs/performance.md)
-        result = available["decompose" if encoding.mode == "disentangled" else "sdd"].count(encoding, options)
+        result = available["sdd" if encoding.mode == "joint" else "decompose"].count(encoding, options)
     elif method in available:
         result = available[method].count(encoding, options)
     else:

@@ -108,9 +108,12 @@ def plan(
     encoding: Encoding, options: CountOptions, max_classes: int | None = None
 ) -> tuple[list[tuple[tuple[int, ...], int]], dict[str, list[list[int]]]]:
     """The permutation classes (pi, class size) that some optimal map extends, and the symmetry
-    blocks used; TooManyClasses once more than `max_classes` survive the pruning."""
+    blocks used; TooManyClasses once more than `max_classes` survive the pruning. In the objects
+    mode pi ranges over the products of an attribute and an object permutation, without classes."""
+    if encoding.mode == "objects":
+        return _object_plan(encoding, options, max_classes), {}
     if encoding.mode != "disentangled":
-        raise RscountError("decomposition by permutation applies to the disentangled mode only")
+        raise RscountError("decomposition by permutation applies to the disentangled and objects modes")
     task = encoding.task
     outputs = interchangeable_blocks(task)
     inputs = support_blocks(task, outputs)
@@ -129,32 +132,73 @@ def plan(
     return found, {"support": inputs, "knowledge": outputs}
 
 
+def _object_plan(
+    encoding: Encoding, options: CountOptions, max_classes: int | None
+) -> list[tuple[tuple[int, ...], int]]:
+    """Attribute map V, then object map R, chosen one image at a time with SAT pruning; each
+    surviving pair gives pi(object o, attribute a) = (R(o), V(a)) (concepts are object-major)."""
+    r, v = encoding.object_maps
+    steps = [v[a] for a in range(len(v))] + [r[o] for o in range(len(r))]
+    found: list[tuple[tuple[int, ...], int]] = []
+    chosen: list[int] = []
+    with Solver(name="glucose4", bootstrap_with=encoding.counting_view[0]) as solver:
+
+        def go(n: int) -> None:
+            if n == len(steps):
+                attrs, objs = chosen[: len(v)], chosen[len(v) :]
+                m = len(v)
+                found.append((tuple(objs[i // m] * m + attrs[i % m] for i in range(m * len(r))), 1))
+                if max_classes is not None and len(found) > max_classes:
+                    raise TooManyClasses(f"more than {max_classes} object and attribute maps survive pruning")
+                if options.progress:
+                    options.progress.update(f"{len(found)} object and attribute maps found")
+                return
+            start = 0 if n < len(v) else len(v)
+            taken = set(chosen[start:n])
+            for image in range(len(steps[n])):
+                if image in taken:
+                    continue
+                chosen.append(image)
+                if solver.solve(assumptions=[steps[d][c] for d, c in enumerate(chosen)]):
+                    go(n + 1)
+                chosen.pop()
+
+        go(0)
+    return found
+
+
 class ValueMapCoding:
     """Variables 1..n coding the value maps of the values the support shows: f_i(v) in binary,
     `bits` variables per seen value, instead of one-hot, which needs no exactly-one constraints
     (MNAdd-EvenOdd by SDD: 5.6 s one-hot, 0.24 s binary). Codes beyond |D_pi(i)| are excluded."""
 
-    def __init__(self, task: Task) -> None:
+    def __init__(self, task: Task, shared: bool = False) -> None:
         self.task = task
         self.sizes = [len(c.values) for c in task.concepts]
         self.bits = max(1, (max(self.sizes) - 1).bit_length())
+        # The value map of concept i is the one of owner[i]: itself, or (objects mode, concepts
+        # object-major) the concept of the first object with the same attribute.
+        m = len(task.objects.attributes) if shared and task.objects else len(self.sizes)
+        self.owner = [i % m for i in range(len(self.sizes))]
         rows = task.support.rows
-        self.seen = [sorted({c.index[r[i]] for r in rows}) for i, c in enumerate(task.concepts)]
+        self.seen: list[set[int]] = [set() for _ in range(m)]
+        for i, c in enumerate(task.concepts):
+            self.seen[self.owner[i]].update(c.index[r[i]] for r in rows)
         self.var: dict[tuple[int, int], list[int]] = {}
-        for i, values in enumerate(self.seen):
-            for v in values:
+        for o, values in enumerate(self.seen):
+            for v in sorted(values):
                 start = len(self.var) * self.bits + 1
-                self.var[i, v] = list(range(start, start + self.bits))
+                self.var[o, v] = list(range(start, start + self.bits))
         self.num_vars = len(self.var) * self.bits
         self.order = conjoin_order(rows)
 
     def code(self, alg: GateAlgebra, literal: Callable[[int], Any], i: int, v: int, u: int) -> Any:
         """Gate of f_i(value number v) = value number u of the concept i feeds."""
-        return alg.and_(literal(x if u >> b & 1 else -x) for b, x in enumerate(self.var[i, v]))
+        return alg.and_(literal(x if u >> b & 1 else -x) for b, x in enumerate(self.var[self.owner[i], v]))
 
     def unseen_factor(self, pi: tuple[int, ...]) -> int:
         """Choices of f for the values no support row shows: each maps anywhere in D_pi(i)."""
-        return math.prod(self.sizes[pi[i]] ** (self.sizes[i] - len(self.seen[i])) for i in range(len(pi)))
+        return math.prod(self.sizes[pi[o]] ** (self.sizes[o] - len(seen)) for o, seen in enumerate(self.seen))
 
     def constraints(
         self, alg: GateAlgebra, code: Callable[[int, int, int], Any], pi: tuple[int, ...]
@@ -166,9 +210,9 @@ class ValueMapCoding:
         where = [0] * k
         for i, j in enumerate(pi):
             where[j] = i
-        for i, v in self.var:
-            if self.sizes[pi[i]] < 1 << self.bits:
-                yield alg.or_(code(i, v, u) for u in range(self.sizes[pi[i]]))
+        for o, v in self.var:
+            if self.sizes[pi[o]] < 1 << self.bits:
+                yield alg.or_(code(o, v, u) for u in range(self.sizes[pi[o]]))
         for row in self.order:
             idx = [c.index[value] for c, value in zip(task.concepts, row)]
             if row in task.support.supervised:

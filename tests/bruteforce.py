@@ -66,3 +66,33 @@ def brute_force_joint(
         if all(alpha[n] == n if fixed else labels[alpha[n]] == labels[n] for n, fixed in checks):
             count += 1
     return count
+
+
+def brute_force_objects(
+    objects: int,
+    attributes: Sequence[Sequence[Any]],
+    label_fn: Callable[[tuple], Any],
+    support: Sequence[tuple],
+    supervised: set[tuple],
+) -> int:
+    """Maps (rho, V, f) of the objects count: rho a bijection of objects, V of attributes, f_a a
+    map from the values of attribute a to those of V(a), shared by all objects. Concept vectors are
+    object-major: attribute a of object o at position o * len(attributes) + a."""
+    m = len(attributes)
+    support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
+    count = 0
+    for rho in permutations(range(objects)):
+        for v in permutations(range(m)):
+            maps = [list(product(attributes[v[a]], repeat=len(attributes[a]))) for a in range(m)]
+            for f in product(*maps):
+                for c in support:
+                    pred = [None] * len(c)
+                    for o in range(objects):
+                        for a in range(m):
+                            pred[rho[o] * m + v[a]] = f[a][attributes[a].index(c[o * m + a])]
+                    pred = tuple(pred)
+                    if label_fn(pred) != label_fn(c) or (c in supervised and pred != c):
+                        break
+                else:
+                    count += 1
+    return count

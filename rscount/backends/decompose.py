@@ -26,7 +26,7 @@ class DecomposeBackend:
         counting anything if more permutation classes than that survive the pruning."""
         start = time.perf_counter()
         classes, blocks = plan(encoding, options, max_classes)
-        coding = ValueMapCoding(encoding.task)
+        coding = ValueMapCoding(encoding.task, shared=encoding.mode == "objects")
         n = coding.num_vars
         # Measured: automatic minimisation costs far more than it saves on these small managers
         # (MNAdd, 100 examples: 185 s with it, 0.6 s without); garbage is collected after each pi.

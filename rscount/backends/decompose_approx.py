@@ -58,7 +58,7 @@ class DecomposeApproxBackend:
         start = time.perf_counter()
         self_check()
         classes, blocks = plan(encoding, options, max_classes)
-        coding = ValueMapCoding(encoding.task)
+        coding = ValueMapCoding(encoding.task, shared=encoding.mode == "objects")
         delta = options.delta / max(1, len(classes))
         total = 0
         for number, (pi, size) in enumerate(classes, start=1):
