@@ -6,7 +6,7 @@ never assumed from a task's name.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations, product
 from typing import Any
 
@@ -15,7 +15,7 @@ from pysdd.sdd import SddManager, Vtree
 
 from .backends.sdd import SddAlgebra, model_count
 from .circuit import FALSE, CNFBuilder, Dom, GateAlgebra, compile_expr
-from .expr import call, var
+from .expr import Expr, call, var
 from .support import all_rows, domain_size
 from .task import Concept, Task
 
@@ -87,18 +87,19 @@ def _sdd_class_sizes(task: Task, wanted: set[tuple]) -> dict[tuple, int]:
     return sizes
 
 
-class _Copies:
-    """Several independent copies of the concepts in one CNF, to ask a SAT solver whether two
-    concept vectors in some relation can get different labels."""
+class Copies:
+    """Several independent copies of the concepts in one CNF, to ask a SAT solver whether concept
+    vectors in some relation can get different labels (or whatever `goal` says)."""
 
-    def __init__(self, task: Task) -> None:
-        self.task = task
+    def __init__(self, concepts: Sequence[Concept], labels: Mapping[str, Expr]) -> None:
+        self.concepts = concepts
+        self.label_exprs = labels
         self.builder = CNFBuilder()
 
     def copy(self) -> dict[str, Dom]:
         """Fresh inputs for one concept vector."""
         b = self.builder
-        inputs, groups = _one_hot_inputs(b, self.task.concepts, b.new_var)
+        inputs, groups = _one_hot_inputs(b, self.concepts, b.new_var)
         for xs in groups:
             b.clauses.append(list(xs))
             b.clauses.extend([-x, -y] for x, y in combinations(xs, 2))
@@ -106,7 +107,7 @@ class _Copies:
 
     def labels(self, inputs: dict[str, Dom]) -> list[Dom]:
         """The Dom of every label on a copy."""
-        return [compile_expr(self.builder, e, inputs, f"labels.{n}") for n, e in self.task.labels.items()]
+        return [compile_expr(self.builder, e, inputs, f"labels.{n}") for n, e in self.label_exprs.items()]
 
     def equal(self, a: Dom, b: Dom) -> int:
         """Gate: two Doms (of one value each) take the same value."""
@@ -130,7 +131,7 @@ class _Copies:
             return g in true if g > 0 else -g not in true
 
         return [
-            tuple(next(v for v, g in inputs[c.name].items() if holds(g)) for c in self.task.concepts)
+            tuple(next(v for v, g in inputs[c.name].items() if holds(g)) for c in self.concepts)
             for inputs in copies
         ]
 
@@ -146,7 +147,7 @@ def symmetric_counts(task: Task) -> list[tuple]:
     k = len(concepts)
     names = task.names
     if k > 1:
-        copies = _Copies(task)
+        copies = Copies(task.concepts, task.labels)
         x = copies.copy()
         base = copies.labels(x)
         swap = [1, 0, *range(2, k)]
@@ -165,7 +166,7 @@ def injective_in_sum(task: Task) -> None:
     for c in task.concepts:
         if not all(isinstance(v, int) for v in c.values):
             raise Undetermined(f"concept {c.name} has non-integer values")
-    copies = _Copies(task)
+    copies = Copies(task.concepts, task.labels)
     x, y = copies.copy(), copies.copy()
     total = _sum_dom(copies.builder, task.names)
     same_sum = copies.equal(total(x), total(y))
@@ -209,7 +210,7 @@ def interchangeable_blocks(task: Task) -> list[list[int]]:
     """Concepts grouped so that swapping any two in a group (they share a domain) never changes the
     labels (checked by SAT per pair) and leaves every concept-supervised vector as it is; the
     swaps generate every permutation within each group."""
-    copies = _Copies(task)
+    copies = Copies(task.concepts, task.labels)
     x = copies.copy()
     base = copies.labels(x)
     names = task.names
