@@ -22,7 +22,7 @@ from .permutations import TooManyClasses
 from .progress import Progress
 from .task import Task
 
-MODES: dict[str, Callable[..., Encoding]] = {
+MODES: dict[str, Callable[..., Encoding]] = {  # keys: task.MODE_NAMES
     "disentangled": encode,
     "joint": encode_joint,
     "objects": functools.partial(encode, objects=True),

@@ -13,6 +13,8 @@ from .errors import RscountError
 from .expr import OPS, Expr, evaluate, free_names
 from .support import Support
 
+MODE_NAMES = ("disentangled", "joint", "objects")
+
 
 @dataclass(frozen=True)
 class Concept:
@@ -69,6 +71,7 @@ class Task:
     support: Support
     description: str = ""
     objects: Objects | None = None
+    mode: str = "disentangled"  # the counting mode the task file asks for (--mode overrides it)
     label_values: dict[str, tuple] = field(init=False, repr=False)  # values each label can take
 
     def __post_init__(self) -> None:

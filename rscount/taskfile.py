@@ -15,7 +15,7 @@ from .errors import RscountError
 from .expr import Expr, parse
 from .knowledge import boolean_names, cnf_expr, family
 from .support import Support, parse_row, sample_of, sample_rows
-from .task import Concept, Objects, Task, make_concept
+from .task import MODE_NAMES, Concept, Objects, Task, make_concept
 
 TOP_LEVEL_KEYS = {
     "name",
@@ -25,6 +25,7 @@ TOP_LEVEL_KEYS = {
     "labels",
     "knowledge",
     "completion",
+    "mode",
     "support",
     "concept_supervision",
 }
@@ -150,7 +151,10 @@ def task_from_dict(data: Any, default_name: str, base: Path) -> Task:
     support = build_support(concepts, data.get("support", "exhaustive"), data.get("concept_supervision"))
     name = str(data.get("name", default_name))
     description = str(data.get("description", ""))
-    return Task(name, concepts, labels, support, description=description, objects=objects)
+    mode = data.get("mode", "disentangled")
+    if mode not in MODE_NAMES:
+        raise RscountError(f"mode: {mode!r} is not one of {', '.join(MODE_NAMES)}")
+    return Task(name, concepts, labels, support, description=description, objects=objects, mode=mode)
 
 
 def _constraint_labels(data: dict, concepts: Sequence[Concept]) -> dict[str, Expr]:
