@@ -14,6 +14,7 @@ from .dimacs import read_dimacs
 from .errors import RscountError
 from .expr import Expr, parse
 from .knowledge import boolean_names, cnf_expr, family
+from .rsbench import is_generator_config, task_from_config
 from .support import Support, parse_row, sample_of, sample_rows
 from .task import MODE_NAMES, Concept, Objects, Task, make_concept
 
@@ -120,6 +121,8 @@ def load_task(path: str | os.PathLike) -> Task:
         problem = getattr(exc, "problem", None) or "malformed YAML"
         raise RscountError(f"{path}{line}: invalid YAML: {problem}") from None
     try:
+        if is_generator_config(data):
+            return task_from_config(data, path.stem)
         return task_from_dict(data, path.stem, path.parent)
     except RscountError as exc:
         raise RscountError(f"{path}: {exc}") from None
