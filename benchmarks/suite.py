@@ -180,17 +180,23 @@ def failure(run: Run, timeout: float) -> tuple[str, str]:
 class Suite:
     """Runs the plan, keeps the rows, decides skips and references, rewrites the results."""
 
-    def __init__(self, args: argparse.Namespace, header: dict[str, str], patterns: list[str]) -> None:
+    def __init__(self, args: argparse.Namespace, patterns: list[str]) -> None:
         self.timeout: float = args.timeout
-        self.startup_s = float(header.pop("_startup"))
-        self.header = header
+        self.header, self.startup_s = environment(args)
         self.patterns = patterns
         self.md = args.out_dir / "results.md"
         self.csv = args.out_dir / "results.csv"
         self.rows: list[Row] = []
         self.stopped: dict[tuple[str, str], str] = {}  # (family, method) -> why it is not run again
         self.factors: dict[str, int] = {}  # task -> maps per solver model (approxmc's exact_factor)
+        self.budget_min: float = args.budget
         self.started = time.perf_counter()
+
+    def over_budget(self) -> str | None:
+        """Why no more runs start, once the suite has used up its time budget (None: not yet)."""
+        if time.perf_counter() - self.started < self.budget_min * 60:
+            return None
+        return f"the suite's time budget of {self.budget_min:g} min was used up (--budget)"
 
     def record(self, row: Row) -> Row:
         """Keep a row, rewrite both result files, print one progress line."""
@@ -206,6 +212,9 @@ class Suite:
         header = dict(self.header)
         elapsed = time.perf_counter() - self.started
         header["status"] = "finished" if finished else "in progress or interrupted: tables are partial"
+        cut = sum(row.note.endswith("(--budget)") for row in self.rows)
+        if cut:
+            header["status"] += f"; **{cut} runs skipped: time budget used up** (see Notes)"
         header["suite wall time"] = f"{elapsed / 60:.1f} min"
         if finished:
             header["load average at the end"] = _load()
@@ -260,6 +269,9 @@ class Suite:
         """Why `method` is not run on `bench` (None: run it)."""
         if (bench.family, method) in self.stopped:
             return self.stopped[bench.family, method]
+        budget = self.over_budget()
+        if budget:
+            return budget
         emission = runs[EMISSION]
         if emission.status != "ok" and method not in ("closed-form", "auto"):
             return f"emission {emission.status}: the encoding is not available"
@@ -267,6 +279,10 @@ class Suite:
             return "sdd did not finish (the baseline was slower than sdd wherever both ran)"
         if method == "approx" and all(runs[m].status != "ok" for m in ("approxmc", "decompose-approx")):
             return "neither approxmc nor decompose-approx finished (approx runs one of them)"
+        if method == "auto" and all(
+            runs[m].status != "ok" for m in ("closed-form", "enumerate", "decompose", "approxmc")
+        ):
+            return "closed-form, enumerate, decompose and approxmc all failed (auto runs them in turn)"
         if method == "enumerate" and bench.name in self.factors:
             known = [r.count for r in runs.values() if r.status == "ok" and r.count is not None]
             models = min(known) / (1 + EPSILON) / self.factors[bench.name]
@@ -295,7 +311,7 @@ class Suite:
         """Emission, then every method in RUN_ORDER unless a skip rule says otherwise."""
         cnf = tmp / f"{bench.name}.cnf"
         runs: dict[str, Row] = {}
-        reason = self.stopped.get((bench.family, EMISSION))
+        reason = self.stopped.get((bench.family, EMISSION)) or self.over_budget()
         row = (
             Row(bench.family, bench.name, EMISSION, "skipped", note=reason)
             if reason
@@ -445,8 +461,9 @@ def _git(*args: str) -> str:
     return done.stdout.strip()
 
 
-def environment(args: argparse.Namespace) -> dict[str, str]:
-    """Machine, date, versions and settings for the results header (and the CLI startup time)."""
+def environment(args: argparse.Namespace) -> tuple[dict[str, str], float]:
+    """Machine, date, versions and settings for the results header, and the seconds the CLI takes
+    to start (interpreter and imports), which every wall time includes."""
     start = time.perf_counter()
     version = subprocess.run(cli("--version"), cwd=REPO, capture_output=True, text=True).stdout.strip()
     startup = time.perf_counter() - start
@@ -472,14 +489,14 @@ def environment(args: argparse.Namespace) -> dict[str, str]:
     info["settings"] = (
         f"{'--quick' if args.quick else 'default'} plan; time limit {args.timeout:g} s per run "
         f"(`--timeout`; outer kill {GRACE_S:g} s later); epsilon {EPSILON}, delta {DELTA}, ApproxMC seed = "
-        "the task seed (1 unless given); runs one after another"
+        f"the task seed (1 unless given); runs one after another; no run starts after {args.budget:g} "
+        "min (`--budget`)"
     )
     info["load average at the start"] = _load()
     info["interpreter + import overhead"] = (
         f"{startup:.2f} s per run (`rscount --version`), in every wall time"
     )
-    info["_startup"] = f"{startup:.6f}"
-    return info
+    return info, startup
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -488,13 +505,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few minutes (time limit 20 s)")
     parser.add_argument("--timeout", type=float, help="seconds per run (default 120; 20 with --quick)")
     parser.add_argument(
+        "--budget",
+        type=float,
+        default=40.0,
+        metavar="MINUTES",
+        help="start no run after this many minutes; later runs are listed as skipped (default 40)",
+    )
+    parser.add_argument(
         "--out-dir", type=Path, default=BENCH, help="for results.md/.csv (default benchmarks/)"
     )
     args = parser.parse_args(argv)
     if args.timeout is None:
         args.timeout = 20.0 if args.quick else 120.0
-    if args.timeout <= 0:
-        parser.error("--timeout must be positive")
+    if args.timeout <= 0 or args.budget <= 0:
+        parser.error("--timeout and --budget must be positive")
     return args
 
 
@@ -504,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out_dir.mkdir(parents=True, exist_ok=True)
     files, patterns = task_files(REPO / "tasks")
     plan = QUICK_PLAN if args.quick else DEFAULT_PLAN
-    suite = Suite(args, environment(args), patterns)
+    suite = Suite(args, patterns)
     with tempfile.TemporaryDirectory(prefix="rscount-bench-") as name:
         tmp = Path(name)
         for check in plan.projection_checks:
