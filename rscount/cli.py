@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .backends import CountOptions, backends
-from .counting import count_encoding, run_stoppable
+from .catalogue import count_entry, describe, markdown, task_files
+from .counting import APPROX, CLOSED_FORM, EXACT, MODES, build_encoding, count_task, run_stoppable
 from .dimacs import read_dimacs, write_dimacs
-from .encoding import encode
 from .errors import RscountError
 from .knowledge import random_cnf
 from .progress import Progress
-from .report import human_summary, result_record
+from .report import human_summary, result_record, to_json
 from .support import Support
 from .task import Task
 from .taskfile import build_support, builtin_task, load_task
@@ -56,20 +58,34 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help="concept-supervise this fraction (<= 1) or number (> 1) of support rows",
     )
     how = parser.add_argument_group("counting")
+    how.add_argument(
+        "--mode",
+        choices=list(MODES),
+        help="disentangled: maps (pi, f) as rsbench countrss (default, or the task file's mode:); "
+        "joint: any map D -> D (eq. 7); "
+        "objects: object and attribute permutations with one value map per attribute shared by all objects",
+    )
     method = how.add_mutually_exclusive_group()
+    method.add_argument(
+        "--closed-form",
+        dest="method",
+        action="store_const",
+        const=CLOSED_FORM,
+        help="exact count by a closed form (fails, saying why, where none applies)",
+    )
     method.add_argument(
         "--exact",
         dest="method",
         action="store_const",
-        const="sdd",
-        help="exact count by SDD compilation (PySDD)",
+        const=EXACT,
+        help="exact count: decomposition by permutation with SDDs (disentangled), SDD (joint)",
     )
     method.add_argument(
         "--approx",
         dest="method",
         action="store_const",
-        const="approxmc",
-        help="approximate count with ApproxMC",
+        const=APPROX,
+        help="approximate count: ApproxMC per permutation class when few, else on the whole CNF",
     )
     method.add_argument(
         "--enumerate",
@@ -82,7 +98,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--method",
         dest="method",
         metavar="NAME",
-        help="a backend by name: auto (default), " + ", ".join(sorted(backends())),
+        help=f"auto (default: a closed form if one applies, else a backend), {CLOSED_FORM}, {EXACT}, "
+        f"{APPROX}, or a backend: " + ", ".join(sorted(backends())),
     )
     how.add_argument("--epsilon", type=float, default=0.8, help="ApproxMC tolerance (default 0.8)")
     how.add_argument("--delta", type=float, default=0.2, help="ApproxMC confidence 1-delta (default 0.2)")
@@ -119,7 +136,38 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("count", help="count a YAML task file")
     p.add_argument("file", metavar="TASK.yaml")
     _common(p)
+    p = sub.add_parser("list", help="the task files of a directory; --markdown also counts them")
+    p.add_argument("directory", nargs="?", default="tasks", help="directory of task files (default tasks)")
+    p.add_argument("--markdown", metavar="PATH", help="count every task by auto and write a Markdown table")
+    p.add_argument("--timeout", type=float, default=120, metavar="SECONDS", help="per task (default 120)")
+    p.add_argument("--force", action="store_true", help="let --markdown overwrite an existing file")
     return parser
+
+
+def list_tasks(args: argparse.Namespace) -> int:
+    """`rscount list`: describe the task files of a directory, or count them into a Markdown table."""
+    files = task_files(args.directory)
+    if not args.markdown:
+        rows = [{"file": f.name, **describe(load_task(f))} for f in files]
+        keys = ["file", "task", "concepts", "labels", "support", "supervised", "mode"]
+        widths = {k: max(len(k), *(len(str(r[k])) for r in rows)) if rows else len(k) for k in keys}
+        print("  ".join(k.ljust(widths[k]) for k in keys))
+        for r in rows:
+            print("  ".join(str(r[k]).ljust(widths[k]) for k in keys))
+        return 0
+    out = Path(args.markdown)
+    if out.exists() and not args.force:
+        raise RscountError(f"{out}: exists; pass --force to overwrite it")
+    progress = Progress()
+    entries = []
+    for n, f in enumerate(files, start=1):
+        progress.update(f"counting {f.name} ({n}/{len(files)})", force=True)
+        entries.append(count_entry(f, args.timeout))
+    progress.clear()
+    command = f"rscount list {args.directory} --markdown {args.markdown} --timeout {args.timeout:g}"
+    out.write_text(markdown(entries, command))
+    print(f"wrote {out}: {len(entries)} tasks")
+    return 0
 
 
 def _support_override(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -164,9 +212,11 @@ def build_task(args: argparse.Namespace) -> Task:
 
 def _job(task: Task, args: argparse.Namespace, progress: Progress) -> str:
     """Encode, emit and count: the whole of a command's work, so one time limit covers it."""
-    progress.update(f"encoding {task.name}", force=True)
-    encoding = encode(task, progress)
+    mode = args.mode or task.mode
+    encoding = None
     if args.emit:
+        progress.update(f"encoding {task.name}", force=True)
+        encoding = build_encoding(task, mode, progress)
         write_dimacs(encoding.cnf, args.emit, ind=args.ind, force=args.force)
         if args.method is None:
             cnf = encoding.cnf
@@ -184,12 +234,15 @@ def _job(task: Task, args: argparse.Namespace, progress: Progress) -> str:
                 f"projection on {len(encoding.projection)} map variables"
             )
     options = CountOptions(epsilon=args.epsilon, delta=args.delta, seed=args.seed, progress=progress)
-    record = result_record(encoding, count_encoding(encoding, args.method or "auto", options))
-    return json.dumps(record) if args.json else human_summary(record)
+    result, encoding = count_task(task, mode, args.method or "auto", options, encoding)
+    record = result_record(task, result, encoding, mode)
+    return to_json(record) if args.json else human_summary(record)
 
 
 def run(args: argparse.Namespace) -> int:
     """Execute a parsed command line; returns the exit code."""
+    if args.command == "list":
+        return list_tasks(args)
     progress = Progress(enabled=False if args.quiet or args.json else None)
     if not args.epsilon > 0 or not 0 < args.delta < 1:
         raise RscountError("--epsilon must be > 0 and --delta in (0, 1)")
@@ -215,6 +268,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rscount: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader (e.g. `head`) closed the pipe: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

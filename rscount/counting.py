@@ -6,6 +6,7 @@ count runs in a forked child; the parent kills it on timeout or Ctrl-C.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import time
 import traceback
@@ -13,27 +14,75 @@ from collections.abc import Callable
 from typing import Any
 
 from .backends import CountOptions, CountResult, backends
-from .encoding import Encoding
+from .closed_forms import closed_form
+from .encoding import Encoding, encode
 from .errors import RscountError
+from .joint import encode_joint
+from .permutations import TooManyClasses
+from .progress import Progress
+from .task import Task
+
+MODES: dict[str, Callable[..., Encoding]] = {  # keys: task.MODE_NAMES
+    "disentangled": encode,
+    "joint": encode_joint,
+    "objects": functools.partial(encode, objects=True),
+}
+CLOSED_FORM = "closed-form"
+APPROX = "approx"
+EXACT = "exact"
 
 AUTO_ENUMERATE_LIMIT = 1000
-# Largest CNF sent to the SDD backend by auto (measured: exhaustive XOR-6, 6144 clauses, 3.5 s and
-# XOR-7, 16052 clauses, 47 s; a 3-concept sum over 12 values with 2 examples, 6338 clauses, > 120 s).
-AUTO_SDD_MAX_CLAUSES = {"binary": 8000, "categorical": 1500}
+# decompose costs about 1.5 ms per permutation class on 8 Boolean concepts (benchmarks/), so auto
+# lets it count at most this many classes before it turns to ApproxMC.
+AUTO_DECOMPOSE_MAX_CLASSES = 5000
 
 
-def choose(encoding: Encoding, options: CountOptions) -> tuple[str, str, int | None]:
-    """auto: enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models, else SDD on small
-    CNFs, else ApproxMC. Returns (method, reason, count found by the enumeration probe or None)."""
-    found = backends()["enumerate"].count_up_to(encoding, AUTO_ENUMERATE_LIMIT, options)
+def auto_count(encoding: Encoding, options: CountOptions) -> CountResult:
+    """auto: enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models; else decompose by
+    permutation when few enough classes survive pruning, and ApproxMC otherwise; the joint mode's
+    CNF (small by construction) goes to SDD."""
+    available = backends()
+    found = available["enumerate"].count_up_to(encoding, AUTO_ENUMERATE_LIMIT, options)
     if found is not None:
-        return "enumerate", f"at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated", found
-    clauses = len(encoding.cnf.clauses)
-    binary = all(len(c.values) == 2 for c in encoding.task.concepts)
-    if clauses <= AUTO_SDD_MAX_CLAUSES["binary" if binary else "categorical"]:
-        return "sdd", f"more than {AUTO_ENUMERATE_LIMIT} models; CNF small ({clauses} clauses)", None
-    reason = f"more than {AUTO_ENUMERATE_LIMIT} models; CNF too large for SDD ({clauses} clauses)"
-    return "approxmc", reason, None
+        result = CountResult(found, True, "enumerate")
+        result.details["auto"] = f"at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated"
+        return result
+    if encoding.mode == "joint":
+        result = available["sdd"].count(encoding, options)
+        result.details["auto"] = f"more than {AUTO_ENUMERATE_LIMIT} models; the joint CNF by SDD"
+        return result
+    try:
+        result = available["decompose"].count(encoding, options, max_classes=AUTO_DECOMPOSE_MAX_CLASSES)
+        result.details["auto"] = f"more than {AUTO_ENUMERATE_LIMIT} models; few permutation classes"
+        return result
+    except TooManyClasses as exc:
+        reason = f"more than {AUTO_ENUMERATE_LIMIT} models and {exc}"
+    result = available["approxmc"].count(encoding, options)
+    result.details["auto"] = reason
+    return result
+
+
+# decompose-approx runs ApproxMC once per permutation class (about 0.1 s at least), so `approx`
+# uses it only when few classes survive pruning; plain ApproxMC otherwise.
+APPROX_DECOMPOSE_MAX_CLASSES = 64
+
+
+def approx_count(encoding: Encoding, options: CountOptions) -> CountResult:
+    """approx: ApproxMC per permutation class when few classes survive pruning (disentangled mode),
+    else ApproxMC on the whole CNF; both with the (epsilon, delta) of `options`."""
+    available = backends()
+    if encoding.mode != "joint":
+        try:
+            result = available["decompose-approx"].count(encoding, options, APPROX_DECOMPOSE_MAX_CLASSES)
+            result.details["auto"] = "few permutation classes: ApproxMC per class"
+            return result
+        except TooManyClasses as exc:
+            reason = f"{exc}: ApproxMC on the whole CNF"
+    else:
+        reason = f"the {encoding.mode} CNF by ApproxMC"
+    result = available["approxmc"].count(encoding, options)
+    result.details["auto"] = reason
+    return result
 
 
 def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> CountResult:
@@ -41,18 +90,67 @@ def count_encoding(encoding: Encoding, method: str, options: CountOptions) -> Co
     start = time.perf_counter()
     available = backends()
     if method == "auto":
-        chosen, reason, found = choose(encoding, options)
-        if found is not None:
-            result = CountResult(found, True, chosen)
-        else:
-            result = available[chosen].count(encoding, options)
-        result.details["auto"] = reason
+        result = auto_count(encoding, options)
+    elif method == APPROX:
+        result = approx_count(encoding, options)
+    elif method == EXACT:  # the fastest exact backend measured for the mode (docs/performance.md)
+        result = available["sdd" if encoding.mode == "joint" else "decompose"].count(encoding, options)
     elif method in available:
         result = available[method].count(encoding, options)
     else:
-        raise RscountError(f"--method: unknown method {method!r} (choose from auto, {', '.join(available)})")
+        names = ", ".join(["auto", EXACT, APPROX, *available])
+        raise RscountError(f"--method: {method!r} is not a backend (choose from {names})")
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _check_choice(mode: str, method: str) -> None:
+    if mode not in MODES:
+        raise RscountError(f"--mode: unknown mode {mode!r} (choose from {', '.join(MODES)})")
+    methods = ["auto", CLOSED_FORM, EXACT, APPROX, *backends()]
+    if method not in methods:
+        raise RscountError(f"--method: unknown method {method!r} (choose from {', '.join(methods)})")
+
+
+def build_encoding(task: Task, mode: str, progress: Progress | None = None) -> Encoding:
+    """The CNF of `task` in counting mode `mode`."""
+    _check_choice(mode, "auto")
+    return MODES[mode](task, progress)
+
+
+def count_task(
+    task: Task,
+    mode: str = "disentangled",
+    method: str = "auto",
+    options: CountOptions | None = None,
+    encoding: Encoding | None = None,
+) -> tuple[CountResult, Encoding | None]:
+    """Count `task`: by a closed form when `method` is 'closed-form', or 'auto' and one applies;
+    otherwise encode (unless `encoding` is given) and run the backend. Returns the encoding used."""
+    options = options or CountOptions()
+    _check_choice(mode, method)
+    reasons: list[str] = []
+    if method in ("auto", CLOSED_FORM):
+        start = time.perf_counter()
+        found = closed_form(task, mode)
+        if isinstance(found, tuple):
+            name, form = found
+            details = {"closed_form": name, "formula": form.formula, "expression": form.expression}
+            if method == "auto":
+                details["auto"] = "a closed form applies"
+            seconds = time.perf_counter() - start
+            return CountResult(form.count, True, CLOSED_FORM, seconds, details=details), None
+        reasons = found
+        if method == CLOSED_FORM:
+            raise RscountError("no closed form applies to this task: " + "; ".join(reasons))
+    if encoding is None:
+        if options.progress:
+            options.progress.update(f"encoding {task.name}", force=True)
+        encoding = build_encoding(task, mode, options.progress)
+    result = count_encoding(encoding, method, options)
+    if reasons:
+        result.details["closed_forms_inapplicable"] = reasons
+    return result, encoding
 
 
 def run_stoppable(fn: Callable[..., Any], *args: Any, timeout: float | None = None) -> Any:

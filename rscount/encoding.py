@@ -15,7 +15,7 @@ backends count only the leading core, times `factor`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
 from typing import Any
@@ -45,6 +45,8 @@ class Encoding:
     core_size: int
     core_projection: list[int]
     unseen_factor: int
+    mode: str = "disentangled"
+    object_maps: list[list[list[int]]] = field(default_factory=list)  # objects mode: [R, V]
 
     @property
     def projection(self) -> list[int]:
@@ -66,7 +68,8 @@ class Encoding:
         return clauses, constrained, self.unseen_factor * 2**free
 
 
-def _exactly_one_into(clauses: list[list[int]], lits: list[int]) -> None:
+def exactly_one_into(clauses: list[list[int]], lits: list[int]) -> None:
+    """Pairwise exactly-one clauses over `lits`."""
     clauses.append(list(lits))
     clauses.extend([-a, -b] for a, b in combinations(lits, 2))
 
@@ -98,8 +101,10 @@ def _mux(b: CNFBuilder, p_col: list[int], f_lits: list[int]) -> int:
 MAX_EXAMPLES = 100_000
 
 
-def encode(task: Task, progress: Progress | None = None) -> Encoding:
-    """Build the CNF of the disentangled count (countrss semantics) for `task`."""
+def encode(task: Task, progress: Progress | None = None, objects: bool = False) -> Encoding:
+    """Build the CNF of the disentangled count (countrss semantics) for `task`; with `objects`, of
+    the objects count: P[i][j] is then the gate V[a_i][a_j] & R[o_i][o_j] of a permutation R of
+    objects and V of attributes, and every object shares one value map per attribute."""
     if task.support.size > MAX_EXAMPLES:
         raise RscountError(
             f"{task.name}: the support has {task.support.size} concept vectors, more than the "
@@ -111,7 +116,7 @@ def encode(task: Task, progress: Progress | None = None) -> Encoding:
     sizes = [len(c.values) for c in concepts]
     binary = all(s == 2 for s in sizes)
     width = max(sizes)
-    uniform = len(set(sizes)) == 1
+    uniform = len(set(sizes)) == 1 and not objects
     rows = task.support.rows
     seen = [set() for _ in concepts]
     for row in rows:
@@ -121,36 +126,31 @@ def encode(task: Task, progress: Progress | None = None) -> Encoding:
     unseen_vars: set[int] = set()
     unseen_clauses: list[list[int]] = []
 
-    p = [[b.new_var() for _ in range(k)] for _ in range(k)]
-    for i, row in enumerate(p):
-        for j, v in enumerate(row):
-            names[v] = f"P {concepts[i].name} -> {concepts[j].name}"
-    f: list[list[list[int]]] = []
-    for c in concepts:
-        per_value = []
-        for value in c.values:
-            if binary:
-                x = b.new_var()
-                names[x] = f"F {c.name}={value} -> #1"
-                per_value.append([-x, x])
-            else:
-                lits = [b.new_var() for _ in range(width)]
-                for u, x in enumerate(lits):
-                    names[x] = f"F {c.name}={value} -> #{u}"
-                per_value.append(lits)
-            if uniform and value not in seen[len(f)]:
-                unseen_vars.update(abs(x) for x in per_value[-1])
-        f.append(per_value)
+    if objects:
+        p, f, perms = _object_maps(b, task, names, binary, width)
+    else:
+        p = [[b.new_var() for _ in range(k)] for _ in range(k)]
+        for i, row in enumerate(p):
+            for j, v in enumerate(row):
+                names[v] = f"P {concepts[i].name} -> {concepts[j].name}"
+        perms = [p]
+        f = []
+        for c in concepts:
+            f.append([_value_map(b, names, f"{c.name}={value}", binary, width) for value in c.values])
+            for value, lits in zip(c.values, f[-1]):
+                if uniform and value not in seen[len(f) - 1]:
+                    unseen_vars.update(abs(x) for x in lits)
     projection = sorted(names)
 
-    for i in range(k):
-        _exactly_one_into(b.clauses, p[i])
-        _exactly_one_into(b.clauses, [p[r][i] for r in range(k)])
-    if not binary:
-        for i in range(k):
+    for perm in perms:
+        for i, row in enumerate(perm):
+            exactly_one_into(b.clauses, row)
+            exactly_one_into(b.clauses, [r[i] for r in perm])
+    if not binary:  # value maps stay in the target domain (objects: once per shared attribute map)
+        for i in range(len(task.objects.attributes) if objects else k):
             for lits in f[i]:
                 if abs(lits[0]) in unseen_vars:  # uniform sizes: exactly one of the width values
-                    _exactly_one_into(unseen_clauses, lits)
+                    exactly_one_into(unseen_clauses, lits)
                     continue
                 b.clauses.extend([-x, -y] for x, y in combinations(lits, 2))
                 for j in range(k):
@@ -181,8 +181,9 @@ def encode(task: Task, progress: Progress | None = None) -> Encoding:
             b.add([dom.get(value, FALSE)])
         examples.append((clause_lo, len(b.clauses), var_lo, b.num_vars + 1))
 
+    mode = "objects" if objects else "disentangled"
     comments = [
-        f"rscount {__version__}: optimal concept maps of task {task.name!r} (disentangled count)",
+        f"rscount {__version__}: optimal concept maps of task {task.name!r} ({mode} count)",
         f"concepts: {', '.join(c.name for c in concepts)}",
         f"support: {task.support.size} concept vectors, {len(supervised)} concept-supervised",
         "models projected on the P/F variables = optimal concept maps (pi, f);",
@@ -193,4 +194,44 @@ def encode(task: Task, progress: Progress | None = None) -> Encoding:
     cnf = Dimacs(b.num_vars, b.clauses + unseen_clauses, projection, names, comments)
     core_projection = [v for v in projection if v not in unseen_vars]
     unseen_values = sum(len(c.values) - len(s) for c, s in zip(concepts, seen)) if uniform else 0
-    return Encoding(task, cnf, p, f, examples, core_size, core_projection, width**unseen_values)
+    factor = width**unseen_values
+    object_maps = perms if objects else []
+    return Encoding(task, cnf, p, f, examples, core_size, core_projection, factor, mode, object_maps)
+
+
+def _value_map(b: CNFBuilder, names: dict[int, str], what: str, binary: bool, width: int) -> list[int]:
+    """The literals of "this value maps to value number u" (u = 0..width-1; binary: [-x, x])."""
+    if binary:
+        x = b.new_var()
+        names[x] = f"F {what} -> #1"
+        return [-x, x]
+    lits = [b.new_var() for _ in range(width)]
+    for u, x in enumerate(lits):
+        names[x] = f"F {what} -> #{u}"
+    return lits
+
+
+def _object_maps(
+    b: CNFBuilder, task: Task, names: dict[int, str], binary: bool, width: int
+) -> tuple[list[list[int]], list[list[list[int]]], list[list[list[int]]]]:
+    """Map variables of the objects count: R (objects), V (attributes), F per attribute value;
+    returns P as gates, F per concept (shared by the objects) and the two permutations."""
+    spec = task.objects
+    if spec is None:
+        raise RscountError(f"{task.name}: --mode objects needs a task with an 'objects:' section")
+    n, attrs = spec.count, spec.attributes
+    r = [[b.new_var() for _ in range(n)] for _ in range(n)]
+    for o, row in enumerate(r):
+        for o2, x in enumerate(row):
+            names[x] = f"R object {o + 1} -> object {o2 + 1}"
+    v = [[b.new_var() for _ in attrs] for _ in attrs]
+    for a, row in enumerate(v):
+        for a2, x in enumerate(row):
+            names[x] = f"V {attrs[a][0]} -> {attrs[a2][0]}"
+    shared = [
+        [_value_map(b, names, f"{name}={value}", binary, width) for value in values] for name, values in attrs
+    ]
+    m = len(attrs)
+    k = n * m
+    p = [[b.and_([v[i % m][j % m], r[i // m][j // m]]) for j in range(k)] for i in range(k)]
+    return p, [shared[i % m] for i in range(k)], [r, v]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -12,6 +12,8 @@ from .circuit import CNFBuilder, compile_expr, normalise
 from .errors import RscountError
 from .expr import OPS, Expr, evaluate, free_names
 from .support import Support
+
+MODE_NAMES = ("disentangled", "joint", "objects")
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class Task:
     support: Support
     description: str = ""
     objects: Objects | None = None
+    mode: str = "disentangled"  # the counting mode the task file asks for (--mode overrides it)
+    label_values: dict[str, tuple] = field(init=False, repr=False)  # values each label can take
 
     def __post_init__(self) -> None:
         names = [c.name for c in self.concepts]
@@ -84,11 +88,14 @@ class Task:
 
     def _check_knowledge(self) -> None:
         """Compile every label once over the full domains: type errors (a logical operator on a
-        digit, a comparison of a string with a number, a possible division by zero) surface here."""
+        digit, a comparison of a string with a number, a possible division by zero) surface here,
+        and the values each label can take are recorded."""
         scratch = CNFBuilder()
         inputs = {c.name: {v: scratch.new_var() for v in c.values} for c in self.concepts}
-        for label, expr in self.labels.items():
-            compile_expr(scratch, expr, inputs, f"labels.{label}")
+        self.label_values = {
+            label: tuple(compile_expr(scratch, expr, inputs, f"labels.{label}"))
+            for label, expr in self.labels.items()
+        }
 
     @property
     def names(self) -> list[str]:

@@ -9,14 +9,27 @@ from typing import Any
 
 import yaml
 
+from .constraints import complete
 from .dimacs import read_dimacs
 from .errors import RscountError
 from .expr import Expr, parse
 from .knowledge import boolean_names, cnf_expr, family
+from .rsbench import is_generator_config, task_from_config
 from .support import Support, parse_row, sample_of, sample_rows
-from .task import Concept, Objects, Task, make_concept
+from .task import MODE_NAMES, Concept, Objects, Task, make_concept
 
-TOP_LEVEL_KEYS = {"name", "description", "concepts", "objects", "labels", "support", "concept_supervision"}
+TOP_LEVEL_KEYS = {
+    "name",
+    "description",
+    "concepts",
+    "objects",
+    "labels",
+    "knowledge",
+    "completion",
+    "mode",
+    "support",
+    "concept_supervision",
+}
 
 
 def _sample_spec(spec: dict, where: str) -> tuple[float, int, bool]:
@@ -108,6 +121,8 @@ def load_task(path: str | os.PathLike) -> Task:
         problem = getattr(exc, "problem", None) or "malformed YAML"
         raise RscountError(f"{path}{line}: invalid YAML: {problem}") from None
     try:
+        if is_generator_config(data):
+            return task_from_config(data, path.stem)
         return task_from_dict(data, path.stem, path.parent)
     except RscountError as exc:
         raise RscountError(f"{path}: {exc}") from None
@@ -130,11 +145,47 @@ def task_from_dict(data: Any, default_name: str, base: Path) -> Task:
         concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())
     else:
         concepts = objects.concepts()
-    labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
+    if "knowledge" in data:
+        labels = _constraint_labels(data, concepts)
+    elif "completion" in data:
+        raise RscountError("completion: only used with knowledge: (constraints over concepts and labels)")
+    else:
+        labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
     support = build_support(concepts, data.get("support", "exhaustive"), data.get("concept_supervision"))
     name = str(data.get("name", default_name))
     description = str(data.get("description", ""))
-    return Task(name, concepts, labels, support, description=description, objects=objects)
+    mode = data.get("mode", "disentangled")
+    if mode not in MODE_NAMES:
+        raise RscountError(f"mode: {mode!r} is not one of {', '.join(MODE_NAMES)}")
+    return Task(name, concepts, labels, support, description=description, objects=objects, mode=mode)
+
+
+def _constraint_labels(data: dict, concepts: Sequence[Concept]) -> dict[str, Expr]:
+    """Labels defined by `knowledge:` (a list of formulas over concepts and labels, whose label
+    domains `labels:` declares), checked deterministic, with optional `completion:` defaults."""
+    domains = {}
+    for name, values in data["labels"].items():
+        label = make_concept(name, values, "labels")  # with knowledge:, labels: declares domains
+        if label.name in {c.name for c in concepts}:
+            raise RscountError(f"labels.{name}: a label cannot share its name with a concept")
+        domains[label.name] = label.values
+    formulas = data["knowledge"]
+    if isinstance(formulas, str):
+        formulas = [formulas]
+    if not isinstance(formulas, list) or not formulas:
+        raise RscountError("knowledge: expected a formula or a non-empty list of formulas")
+    names = [c.name for c in concepts] + list(domains)
+    values = [v for c in concepts for v in c.values] + [v for d in domains.values() for v in d]
+    parsed = [parse(f, names, values, f"knowledge[{i}]") for i, f in enumerate(formulas)]
+    completion = data.get("completion") or {}
+    if not isinstance(completion, dict):
+        raise RscountError("completion: expected a mapping label -> default value")
+    for name, value in completion.items():
+        if name not in domains:
+            raise RscountError(f"completion.{name}: not a label")
+        if value not in domains[name]:
+            raise RscountError(f"completion.{name}: {value!r} is not one of {list(domains[name])}")
+    return complete(concepts, parsed, domains, completion)
 
 
 def _objects(spec: dict) -> Objects:

@@ -1,4 +1,4 @@
-"""Independent brute-force reference for the disentangled count (no rscount imports).
+"""Independent brute-force references for the disentangled and joint counts (no rscount imports).
 
 A map is a pair (pi, f): pi a bijection of concept indices (ground-truth concept i feeds
 predicted concept pi[i]) and f_i: D_i -> D_pi[i] any function. It is counted when, for every
@@ -46,4 +46,53 @@ def brute_force_count(
                     break
             else:
                 count += 1
+    return count
+
+
+def brute_force_joint(
+    domains: Sequence[Sequence[Any]],
+    label_fn: Callable[[tuple], Any],
+    support: Sequence[tuple],
+    supervised: set[tuple],
+) -> int:
+    """Number of maps alpha: D -> D (tried one by one: |D|^|D| of them) with label_fn(alpha(c)) ==
+    label_fn(c) for every support vector c and alpha(c) == c for every supervised c."""
+    vectors = list(product(*domains))
+    index = {c: n for n, c in enumerate(vectors)}
+    labels = [label_fn(c) for c in vectors]
+    checks = [(index[tuple(c)], tuple(c) in supervised) for c in dict.fromkeys(map(tuple, support))]
+    count = 0
+    for alpha in product(range(len(vectors)), repeat=len(vectors)):
+        if all(alpha[n] == n if fixed else labels[alpha[n]] == labels[n] for n, fixed in checks):
+            count += 1
+    return count
+
+
+def brute_force_objects(
+    objects: int,
+    attributes: Sequence[Sequence[Any]],
+    label_fn: Callable[[tuple], Any],
+    support: Sequence[tuple],
+    supervised: set[tuple],
+) -> int:
+    """Maps (rho, V, f) of the objects count: rho a bijection of objects, V of attributes, f_a a
+    map from the values of attribute a to those of V(a), shared by all objects. Concept vectors are
+    object-major: attribute a of object o at position o * len(attributes) + a."""
+    m = len(attributes)
+    support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
+    count = 0
+    for rho in permutations(range(objects)):
+        for v in permutations(range(m)):
+            maps = [list(product(attributes[v[a]], repeat=len(attributes[a]))) for a in range(m)]
+            for f in product(*maps):
+                for c in support:
+                    pred = [None] * len(c)
+                    for o in range(objects):
+                        for a in range(m):
+                            pred[rho[o] * m + v[a]] = f[a][attributes[a].index(c[o * m + a])]
+                    pred = tuple(pred)
+                    if label_fn(pred) != label_fn(c) or (c in supervised and pred != c):
+                        break
+                else:
+                    count += 1
     return count

@@ -18,8 +18,11 @@ from rscount.taskfile import task_from_dict
 
 def diagonal_task(b):
     """Three concepts with b values, label a == 0, support {(v, v, v)}: every value is seen."""
-    data = {"concepts": {n: list(range(b)) for n in "abc"}, "labels": {"y": "Eq(a, 0)"},
-            "support": [[v, v, v] for v in range(b)]}
+    data = {
+        "concepts": {n: list(range(b)) for n in "abc"},
+        "labels": {"y": "Eq(a, 0)"},
+        "support": [[v, v, v] for v in range(b)],
+    }
     return task_from_dict(data, "diagonal", Path("."))
 
 
@@ -57,16 +60,22 @@ def one_example_count(sizes, label_fn, example):
 @pytest.mark.parametrize("method", ["sdd", "enumerate"])
 def test_mixed_domain_one_example_matches_closed_form(method):
     sizes = [4, 3, 2]
-    data = {"concepts": {n: list(range(s)) for n, s in zip("abc", sizes)},
-            "labels": {"y": "(a + b + c) % 3"}, "support": [[3, 1, 0]]}
+    data = {
+        "concepts": {n: list(range(s)) for n, s in zip("abc", sizes)},
+        "labels": {"y": "(a + b + c) % 3"},
+        "support": [[3, 1, 0]],
+    }
     task = task_from_dict(data, "mixed", Path("."))
     expected = one_example_count(sizes, lambda c: sum(c) % 3, (3, 1, 0))
     assert backends()[method].count(encode(task), CountOptions()).count == expected
 
 
 def test_approximate_count_beyond_2_64_is_a_python_int_within_epsilon():
-    data = {"concepts": {n: list(range(12)) for n in "abc"}, "labels": {"y": "a + b + c"},
-            "support": [[1, 2, 3]]}
+    data = {
+        "concepts": {n: list(range(12)) for n in "abc"},
+        "labels": {"y": "a + b + c"},
+        "support": [[1, 2, 3]],
+    }
     task = task_from_dict(data, "wide", Path("."))
     exact = one_example_count([12, 12, 12], sum, (1, 2, 3))
     assert exact > 2**64
@@ -76,8 +85,11 @@ def test_approximate_count_beyond_2_64_is_a_python_int_within_epsilon():
 
 def test_unseen_value_factor_is_exact_for_huge_uniform_domains():
     # 3 concepts with 12 values, one example: 3! * 12**(3*11) * |E| (the paper's one-example form).
-    data = {"concepts": {n: list(range(12)) for n in "abc"}, "labels": {"y": "a + b + c"},
-            "support": [[1, 2, 3]]}
+    data = {
+        "concepts": {n: list(range(12)) for n in "abc"},
+        "labels": {"y": "a + b + c"},
+        "support": [[1, 2, 3]],
+    }
     task = task_from_dict(data, "wide", Path("."))
     expected = one_example_count([12, 12, 12], sum, (1, 2, 3))
     same_label = sum(1 for c in itertools.product(range(12), repeat=3) if sum(c) == 6)
@@ -89,8 +101,9 @@ def test_unseen_value_factor_is_exact_for_huge_uniform_domains():
 def test_python_sdd_model_count_agrees_with_pysdd_below_64_variables(seed):
     rng = random.Random(seed)
     n = 12
-    manager = SddManager.from_vtree(Vtree(var_count=n, var_order=list(range(1, n + 1)),
-                                          vtree_type="balanced"))
+    manager = SddManager.from_vtree(
+        Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
+    )
     root = manager.true()
     for _ in range(10):
         clause = manager.false()

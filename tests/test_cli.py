@@ -33,15 +33,16 @@ def test_json_has_the_documented_fields(cli):
     record = cli("xor", "--bits", "3", "--exact", "--json").json()
     assert record["task"] == "xor3"
     assert record["count"] == 24 and record["exact"] is True and record["shortcuts"] == 23
-    assert record["method"] == "sdd"
+    assert record["method"] == "decompose"
     for key in ("seconds", "variables", "clauses"):
         assert record[key] > 0
     assert "epsilon" not in record
 
 
 def test_approximate_json_states_epsilon_delta_seed(cli):
-    record = cli("xor", "--bits", "4", "--approx", "--epsilon", "0.5", "--delta", "0.1", "--seed", "7",
-                 "--json").json()
+    record = cli(
+        "xor", "--bits", "4", "--approx", "--epsilon", "0.5", "--delta", "0.1", "--seed", "7", "--json"
+    ).json()
     assert record["exact"] is False and record["shortcuts"] is None
     assert (record["epsilon"], record["delta"], record["seed"]) == (0.5, 0.1, 7)
     assert 192 / 1.5 <= record["count"] <= 192 * 1.5
@@ -67,13 +68,14 @@ def test_full_concept_supervision_leaves_only_the_intended_map(cli):
 
 def test_auto_says_which_method_it_picked(cli):
     run = cli("and", "--bits", "3")
-    assert run.code == 0 and "picked by auto" in run.out
+    assert run.code == 0 and "chosen as:" in run.out
 
 
 def test_random_cnf_knowledge_is_reproducible_and_counted(cli):
     first = cli("random", "--bits", "4", "--clauses", "3", "--length", "2", "--seed", "3", "--json").json()
-    again = cli("random", "--bits", "4", "--clauses", "3", "--length", "2", "--seed", "3", "--exact",
-                "--json").json()
+    again = cli(
+        "random", "--bits", "4", "--clauses", "3", "--length", "2", "--seed", "3", "--exact", "--json"
+    ).json()
     assert first["count"] == again["count"] >= 1
 
 
@@ -125,7 +127,7 @@ def test_emit_ind_writes_the_older_projection_line(cli, tmp_path):
 
 
 def test_timeout_stops_a_long_count(cli):
-    run = cli("xor", "--bits", "7", "--exact", "--timeout", "1")
+    run = cli("xor", "--bits", "7", "--method", "sdd", "--timeout", "1")
     assert run.code == 2 and "time limit" in run.err
 
 
@@ -169,10 +171,16 @@ BAD_INPUTS = {
     "unknown concept": ("task", dict(label="a & c"), "unknown concept: 'c'"),
     "value outside domain": ("task", dict(support="[[0, 3]]"), "outside its domain"),
     "empty support": ("task", dict(support="[]"), "support is empty"),
-    "supervised row not in support": ("task", dict(support="[[0, 1]]", supervision="[[1, 1]]"),
-                                      "not in the support"),
-    "code in an expression": ("task", dict(label="\"__import__('os').system('echo hacked')\""),
-                              "function not allowed"),
+    "supervised row not in support": (
+        "task",
+        dict(support="[[0, 1]]", supervision="[[1, 1]]"),
+        "not in the support",
+    ),
+    "code in an expression": (
+        "task",
+        dict(label="\"__import__('os').system('echo hacked')\""),
+        "function not allowed",
+    ),
     "logic on a non-Boolean": ("task", dict(label="And(a, b)"), "needs Boolean arguments"),
     "unknown field": ("count", "concepts: {a: [0, 1]}\nlabels: {y: a}\nsuport: exhaustive\n", "suport"),
 }
@@ -217,8 +225,12 @@ def test_dimacs_with_more_variables_than_concepts_is_rejected(cli, tmp_path):
 
 def test_installed_command_prints_no_traceback_on_user_errors(tmp_path):
     missing = tmp_path / "nope.yaml"
-    proc = subprocess.run([sys.executable, "-m", "rscount.cli", "count", str(missing)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "rscount.cli", "count", str(missing)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
 
@@ -251,10 +263,54 @@ def test_sampling_a_supervised_task_keeps_supervision_on_the_rows_it_keeps(cli, 
 
 
 def test_time_limit_covers_encoding_too(cli):
-    run = cli("xor", "--bits", "12", "--timeout", "0.5")
+    run = cli("xor", "--bits", "12", "--approx", "--timeout", "0.5")
     assert run.code == 2 and "time limit" in run.err
 
 
 def test_supports_too_large_to_encode_are_refused_with_advice(cli):
-    run = cli("xor", "--bits", "20")
+    run = cli("xor", "--bits", "20", "--exact")
     assert run.code == 2 and "--fraction" in run.err and "1048576" in run.err
+
+
+def test_exhaustive_xor_20_is_answered_exactly_by_the_closed_form(cli):
+    record = cli("xor", "--bits", "20", "--json").json()
+    assert record["count"] == math.factorial(20) * 2**19 and record["exact"]
+    assert record["method"] == "closed-form" and record["count_expression"] == "20! * 524288"
+
+
+@pytest.mark.parametrize(("kind", "expected"), [("xor", 65536), ("and", 823543)])
+def test_joint_mode_prints_the_corrected_eq_7_count(cli, kind, expected):
+    run = cli(kind, "--bits", "3", "--mode", "joint")
+    assert run.code == 0 and run.out.splitlines()[0] == f"optimal concept maps: {expected}"
+
+
+def test_joint_mode_cnf_counts_like_the_closed_form(cli, tmp_path):
+    for method in ("--enumerate", "--exact", "--closed-form"):
+        assert cli("xor", "--bits", "2", "--mode", "joint", method, "--json").json()["count"] == 16
+    out = tmp_path / "joint.cnf"
+    assert cli("xor", "--bits", "2", "--mode", "joint", "--emit", out).code == 0
+    assert "c p show" in out.read_text() and "A [0, 1] -> [1, 0]" in out.read_text()
+
+
+def test_counts_too_long_to_print_are_given_by_their_exact_expression(cli):
+    record = cli("xor", "--bits", "20", "--mode", "joint", "--json").json()
+    assert record["count"] is None and record["count_expression"] == "524288^1048576"
+    assert record["count_digits"] == math.floor(19 * 2**20 * math.log10(2)) + 1
+    text = cli("xor", "--bits", "20", "--mode", "joint").out
+    assert text.startswith("optimal concept maps: 524288^1048576 (5997404 digits)")
+
+
+def test_counts_beyond_python_default_digit_limit_print_in_full(cli):
+    run = cli("xor", "--bits", "11", "--mode", "joint", "--json")
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # Python's own JSON reader needs it for ints of > 4300 digits
+    try:
+        record = run.json()
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert record["count"] == 1024**2048 and record["count_digits"] == 6166
+
+
+def test_closed_form_flag_fails_with_the_reason_when_none_applies(cli):
+    run = cli("xor", "--bits", "4", "--examples", "3", "--closed-form")
+    assert run.code == 2 and "no closed form applies" in run.err and "not one" in run.err

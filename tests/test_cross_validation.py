@@ -1,9 +1,8 @@
 """Property tests: random small tasks counted by every backend and by the independent brute force.
 
 Tasks have 2-3 concepts with 2-3 values each (or 4 Boolean concepts), one or two labels written as
-random expression strings, a random support and random concept supervision. Each expression is valid
-both for rscount (sympy syntax) and for Python's `eval` with the helpers below, so the brute force
-evaluates the knowledge without any rscount code.
+random expression strings, a random support and random concept supervision (see randomtasks.py:
+the brute force evaluates the knowledge with Python's `eval`, without any rscount code).
 """
 
 from __future__ import annotations
@@ -11,193 +10,21 @@ from __future__ import annotations
 import math
 import pathlib
 import sys
-from dataclasses import dataclass
-from functools import cached_property
 from itertools import product
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rscount.backends import CountOptions, backends
+from rscount.closed_forms import closed_form
 from rscount.encoding import encode
-from rscount.taskfile import task_from_dict
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bruteforce import brute_force_count  # noqa: E402
+from randomtasks import SETTINGS, Spec, specs  # noqa: E402
 
 ENUMERATE_MAX = 20_000
 OPTIONS = CountOptions(epsilon=0.8, delta=0.2, seed=1)
 BACKENDS = backends()
-NAMES = "abcd"
-SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
-
-# Python meaning of the rscount operators (logic ones on 0/1 values, returning 0/1).
-HELPERS = {
-    "And": lambda *a: int(all(a)),
-    "Or": lambda *a: int(any(a)),
-    "Not": lambda a: int(not a),
-    "Xor": lambda *a: sum(map(bool, a)) % 2,
-    "Implies": lambda a, b: int(not a or bool(b)),
-    "Equivalent": lambda *a: int(len({bool(x) for x in a}) <= 1),
-    "Eq": lambda a, b: int(a == b),
-    "Ne": lambda a, b: int(a != b),
-    "Lt": lambda a, b: int(a < b),
-    "Le": lambda a, b: int(a <= b),
-    "Gt": lambda a, b: int(a > b),
-    "Ge": lambda a, b: int(a >= b),
-    "ITE": lambda c, a, b: a if c else b,
-    "Min": min,
-    "Max": max,
-    "Abs": abs,
-}
-
-# ---------------------------------------------------------------------------------------------
-# Random expressions: "bool" ones take 0/1 values (logic operators only ever see these), "int" ones
-# any integer. Every sub-expression is parenthesised, so Python and rscount parse them alike.
-
-CMP = st.sampled_from(["<", "<=", "==", "!=", ">", ">="])
-CMP_FN = st.sampled_from(["Eq", "Ne", "Lt", "Le", "Gt", "Ge"])
-
-
-def bool_expr(concepts: list[tuple[str, int]], depth: int) -> st.SearchStrategy[str]:
-    names = st.sampled_from([n for n, _ in concepts])
-    booleans = [n for n, size in concepts if size == 2]
-    atoms = [
-        st.builds(lambda f, n, v: f"{f}({n}, {v})", st.sampled_from(["Eq", "Ne"]), names, st.integers(0, 2)),
-        st.builds(lambda x, op, y: f"({x} {op} {y})", names, CMP, names),
-    ]
-    if booleans:
-        atoms.append(st.sampled_from(booleans))
-    if depth == 0:
-        return st.one_of(atoms)
-    sub = bool_expr(concepts, depth - 1)
-    num = int_expr(concepts, depth - 1)
-    return st.one_of(
-        *atoms,
-        st.builds(
-            lambda f, args: f"{f}({', '.join(args)})",
-            st.sampled_from(["And", "Or", "Xor", "Equivalent"]),
-            st.lists(sub, min_size=2, max_size=3),
-        ),
-        st.builds(lambda p: f"Not({p})", sub),
-        st.builds(lambda p, q: f"Implies({p}, {q})", sub, sub),
-        st.builds(lambda p, op, q: f"({p} {op} {q})", sub, st.sampled_from(["&", "|", "^"]), sub),
-        st.builds(lambda p, q, r: f"ITE({p}, {q}, {r})", sub, sub, sub),
-        st.builds(lambda i, op, j: f"({i} {op} {j})", num, CMP, num),
-        st.builds(lambda f, i, j: f"{f}({i}, {j})", CMP_FN, num, num),
-        st.builds(lambda i, m: f"(({i} % {m}) == 0)", num, st.integers(2, 3)),
-    )
-
-
-def int_expr(concepts: list[tuple[str, int]], depth: int) -> st.SearchStrategy[str]:
-    names = st.sampled_from([n for n, _ in concepts])
-    atoms = [names, names, st.integers(0, 3).map(str)]
-    if depth == 0:
-        return st.one_of(atoms)
-    sub = int_expr(concepts, depth - 1)
-    truth = bool_expr(concepts, depth - 1)
-    return st.one_of(
-        *atoms,
-        st.builds(lambda i, op, j: f"({i} {op} {j})", sub, st.sampled_from(["+", "-", "*"]), sub),
-        st.builds(lambda i, op, m: f"({i} {op} {m})", sub, st.sampled_from(["%", "//"]), st.integers(2, 3)),
-        st.builds(lambda i, n: f"({i} % ({n} + 1))", sub, names),  # a divisor that is never 0
-        st.builds(lambda f, i, j: f"{f}({i}, {j})", st.sampled_from(["Min", "Max"]), sub, sub),
-        st.builds(lambda i: f"Abs({i})", sub),
-        st.builds(lambda i: f"(-{i})", sub),
-        st.builds(lambda i: f"({i} ** 2)", sub),
-        st.builds(lambda p, i, j: f"ITE({p}, {i}, {j})", truth, sub, sub),
-        st.builds(lambda p, i: f"({p} + {i})", truth, sub),  # a truth value used as a number
-    )
-
-
-def label_expr(concepts: list[tuple[str, int]]) -> st.SearchStrategy[str]:
-    return st.integers(0, 2).flatmap(
-        lambda depth: st.one_of(bool_expr(concepts, depth), int_expr(concepts, depth))
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# Random tasks.
-
-
-@dataclass(frozen=True)
-class Spec:
-    """A random task: concept domain sizes, labels (name -> expression), support, supervision."""
-
-    sizes: tuple[int, ...]
-    labels: tuple[tuple[str, str], ...]
-    support: tuple[tuple[int, ...], ...]
-    supervised: tuple[tuple[int, ...], ...] = ()
-    exhaustive: bool = False
-
-    @property
-    def names(self) -> str:
-        return NAMES[: len(self.sizes)]
-
-    @property
-    def domains(self) -> list[list[int]]:
-        return [list(range(n)) for n in self.sizes]
-
-    def with_support(self, support, supervised=()) -> Spec:
-        return Spec(self.sizes, self.labels, tuple(support), tuple(supervised))
-
-    def task(self):
-        data = {
-            "concepts": {n: list(range(s)) for n, s in zip(self.names, self.sizes)},
-            "labels": dict(self.labels),
-            "support": "exhaustive" if self.exhaustive else [list(r) for r in self.support],
-            "concept_supervision": [list(r) for r in self.supervised],
-        }
-        return task_from_dict(data, "random", pathlib.Path("."))
-
-    @cached_property
-    def _code(self):
-        return [compile(expr, "<label>", "eval") for _, expr in self.labels]
-
-    def label(self, row: tuple) -> tuple:
-        """The labels by Python's eval (the brute force's own evaluator)."""
-        env = {"__builtins__": {}, **HELPERS, **dict(zip(self.names, row))}
-        return tuple(int(eval(code, env)) for code in self._code)
-
-    def brute_force(self) -> int:
-        return brute_force_count(self.domains, self.label, list(self.support), set(self.supervised))
-
-
-@st.composite
-def specs(
-    draw,
-    boolean: bool | None = None,
-    max_rows: int | None = None,
-    supervision: bool = True,
-    max_space: int = 27,
-    shape: tuple[int, ...] | None = None,
-):
-    """boolean=True: 2-4 Boolean concepts; False: 2-3 concepts of 2 or 3 values, with at most
-    `max_space` concept vectors; None: either; `shape` fixes the domain sizes instead.
-    `max_rows` bounds the support size."""
-    if shape is None:
-        if boolean is None:
-            boolean = draw(st.booleans())
-        k = draw(st.sampled_from([2, 3, 3, 4] if boolean else [2, 3]))
-        sizes = [2] * k if boolean else draw(st.lists(st.sampled_from([2, 3]), min_size=k, max_size=k))
-        while 3 in sizes and math.prod(sizes) > max_space:
-            sizes[sizes.index(3)] = 2
-        shape = tuple(sizes)
-    sizes = shape
-    concepts = list(zip(NAMES, sizes))
-    n_labels = draw(st.integers(1, 2))
-    labels = tuple((f"y{j}", draw(label_expr(concepts))) for j in range(n_labels))
-    rows = list(product(*(range(n) for n in sizes)))
-    exhaustive = max_rows is None and draw(st.integers(0, 9)) == 0
-    if exhaustive:
-        support = rows
-    else:
-        size = min(len(rows), max_rows or len(rows))
-        support = draw(st.lists(st.sampled_from(rows), min_size=1, max_size=size, unique=True))
-    supervised = []
-    if supervision and draw(st.booleans()):
-        supervised = draw(st.lists(st.sampled_from(support), max_size=3, unique=True))
-    return Spec(sizes, labels, tuple(support), tuple(supervised), exhaustive)
 
 
 def count(backend: str, task) -> int:
@@ -222,6 +49,11 @@ def check_exact(spec: Spec) -> None:
     expected = spec.brute_force()
     assert expected >= 1  # the intended map is always optimal
     assert count("sdd", task) == expected
+    assert count("decompose", task) == expected
+    found = closed_form(task, "disentangled")
+    if isinstance(found, tuple):
+        event(f"closed form: {found[0]}")
+        assert found[1].count == expected
     if expected <= ENUMERATE_MAX:
         assert count("enumerate", task) == expected
     else:
@@ -262,6 +94,7 @@ def test_nested_supports(data) -> None:
     big, small = spec.with_support(spec.support), spec.with_support(smaller)
     assert count("enumerate", small.task()) >= count("enumerate", big.task())
     assert count("sdd", small.task()) >= count("sdd", big.task())
+    assert count("decompose", small.task()) >= count("decompose", big.task())
 
 
 @settings(max_examples=40, **SETTINGS)

@@ -23,7 +23,7 @@ from bruteforce import brute_force_count  # noqa: E402
 GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "golden" / "reference_counts.json"
 CASES = json.loads(GOLDEN.read_text())["cases"]
 OPTIONS = CountOptions(epsilon=0.8, delta=0.2, seed=1)
-EXACT_BACKENDS = ("sdd", "enumerate")
+EXACT_BACKENDS = ("sdd", "enumerate", "decompose")
 BACKENDS = backends()
 
 
@@ -76,7 +76,7 @@ def within_epsilon(estimate: int, exact: int, eps: float = OPTIONS.epsilon) -> b
 
 
 def test_backends_are_discovered() -> None:
-    assert {"sdd", "enumerate", "approxmc"} <= set(BACKENDS)
+    assert {"sdd", "enumerate", "approxmc", "decompose"} <= set(BACKENDS)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -137,6 +137,8 @@ class SddBackend:
 
     def count(self, encoding: Encoding, options: CountOptions) -> CountResult:
         """Exact count: base constraints from the CNF, examples compiled from the knowledge."""
+        if encoding.mode != "disentangled":
+            return self._count_cnf(encoding)
         start = time.perf_counter()
         clauses, projection, factor = encoding.counting_view
         n = len(encoding.projection)  # map variables are numbered 1..n
@@ -173,6 +175,30 @@ class SddBackend:
             if options.progress:
                 options.progress.update(f"sdd: example {number}/{len(rows)}, {root.size()} nodes")
         count = (model_count(manager, root) >> (n - len(projection))) * factor
+        details = {"sdd_size": root.size()}
+        return CountResult(count, True, self.name, time.perf_counter() - start, details=details)
+
+    def _count_cnf(self, encoding: Encoding) -> CountResult:
+        """Other modes: compile the core CNF clause by clause over the variables it uses. Its
+        auxiliaries are functionally determined by the map variables, so its model count is the
+        projected count."""
+        start = time.perf_counter()
+        clauses, _, factor = encoding.counting_view
+        used = sorted({abs(lit) for clause in clauses for lit in clause})
+        number = {v: n for n, v in enumerate(used, start=1)}
+        vtree = Vtree(
+            var_count=max(1, len(used)),
+            var_order=list(range(1, max(1, len(used)) + 1)),
+            vtree_type="balanced",
+        )
+        manager = SddManager.from_vtree(vtree)
+        manager.auto_gc_and_minimize_on()
+        alg = SddAlgebra(manager)
+        root = alg.and_(
+            alg.or_(manager.literal(number[abs(lit)] * (1 if lit > 0 else -1)) for lit in clause)
+            for clause in clauses
+        )
+        count = (model_count(manager, root) >> (max(1, len(used)) - len(used))) * factor
         details = {"sdd_size": root.size()}
         return CountResult(count, True, self.name, time.perf_counter() - start, details=details)
 

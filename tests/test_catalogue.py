@@ -1,0 +1,65 @@
+"""The bundled tasks: every file loads and counts by auto within its time limit, the count agrees
+with docs/tasks.md (which must therefore be current), and small counts agree with enumeration."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import REPO
+
+from rscount.catalogue import count_entry, task_files
+from rscount.counting import count_task, run_stoppable
+from rscount.taskfile import load_task
+
+TASKS = task_files(REPO / "tasks")
+DOC = (REPO / "docs" / "tasks.md").read_text()
+ROW = re.compile(r"^\| \[(?P<file>[^\]]+)\]\([^)]*\) \| (?P<cells>.*) \|$")
+PER_TASK_SECONDS = 120
+ENUMERATE_MAX = 20_000
+
+
+def documented() -> dict[str, list[str]]:
+    rows = {}
+    for line in DOC.splitlines():
+        match = ROW.match(line)
+        if match:
+            rows[match["file"]] = [c.strip() for c in match["cells"].split(" | ")]
+    return rows
+
+
+def test_every_task_file_is_in_the_catalogue_and_nothing_else():
+    assert sorted(documented()) == sorted(p.name for p in TASKS)
+
+
+@pytest.mark.parametrize("path", TASKS, ids=lambda p: p.stem)
+def test_task_counts_as_documented(path):
+    entry = count_entry(path, PER_TASK_SECONDS)
+    assert entry["count"] is not None, entry["method"]
+    cells = documented()[path.name]
+    count_cell, method_cell = cells[6], cells[7]
+    assert method_cell == entry["method"]
+    if entry["exact"]:
+        assert count_cell == str(entry["count"])
+    else:
+        documented_count = int(count_cell.lstrip("~").split()[0])
+        eps = entry["epsilon"]
+        assert documented_count / (1 + eps) ** 2 <= entry["count"] <= documented_count * (1 + eps) ** 2
+    if entry["exact"] and entry["count"] <= ENUMERATE_MAX and entry["method"] != "enumerate":
+        task = load_task(path)
+        again = run_stoppable(count_task, task, task.mode, "enumerate", timeout=PER_TASK_SECONDS)[0]
+        assert again.count == entry["count"]
+
+
+def test_list_shows_every_task(cli):
+    run = cli("list", REPO / "tasks")
+    assert run.code == 0
+    for path in TASKS:
+        assert path.name in run.out
+
+
+def test_list_refuses_to_overwrite_a_catalogue_without_force(cli, tmp_path):
+    out = tmp_path / "tasks.md"
+    out.write_text("mine")
+    run = cli("list", REPO / "tasks", "--markdown", out)
+    assert run.code == 2 and "--force" in run.err and out.read_text() == "mine"
