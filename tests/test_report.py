@@ -129,3 +129,15 @@ def test_report_refuses_to_overwrite_an_existing_file_before_counting(cli, tasks
 def test_report_of_nothing_is_a_user_error(cli, tmp_path):
     run = cli("report", tmp_path / "none*.yaml")
     assert run.code == 2 and "no such task file" in run.err
+
+
+def test_a_report_on_a_dask_cluster_equals_the_local_one(tasks):
+    import distributed  # a test dependency (pyproject: test extra)
+    paths = task_paths([str(tasks)])
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        remote = count_files(paths, Settings(), dask=cluster.scheduler_address)
+    local = count_files(paths, Settings(), jobs=1)
+    keys = ("file", "count", "exact", "method", "status", "verdict")
+    assert [[e[k] for k in keys] for e in remote] == [[e[k] for k in keys] for e in local]
