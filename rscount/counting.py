@@ -167,7 +167,7 @@ def run_stoppable(fn: Callable[..., Any], *args: Any, timeout: float | None = No
             sender.send(("bug", traceback.format_exc()))
 
     process = context.Process(target=child, daemon=True)
-    process.start()
+    _start_even_in_a_daemon(process)
     sender.close()
     try:
         if not receiver.poll(timeout):
@@ -184,3 +184,15 @@ def run_stoppable(fn: Callable[..., Any], *args: Any, timeout: float | None = No
     if kind == "bug":
         raise RuntimeError(f"counting failed in the child process:\n{payload}")
     return payload
+
+
+def _start_even_in_a_daemon(process: multiprocessing.process.BaseProcess) -> None:
+    """Start `process`, also from a daemonic process such as a Dask worker. multiprocessing refuses
+    children of daemons so that none outlive them; run_stoppable always kills and joins its child."""
+    config = multiprocessing.current_process()._config
+    daemonic = config.get("daemon", False)
+    config["daemon"] = False
+    try:
+        process.start()
+    finally:
+        config["daemon"] = daemonic
