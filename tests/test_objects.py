@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from randomtasks import HELPERS, SETTINGS, label_expr
 
+from rscount.analysis import attribute_swap, concept_swap, object_blocks, object_swap
 from rscount.backends import CountOptions, backends
 from rscount.counting import build_encoding, count_task
 from rscount.taskfile import task_from_dict
@@ -80,3 +81,84 @@ def test_mnadd_counts_two_in_the_objects_mode_too():
 def test_objects_mode_needs_an_objects_section(cli):
     run = cli("xor", "--bits", "3", "--mode", "objects")
     assert run.code == 2 and "objects:" in run.err
+
+
+# Knowledge with object and attribute symmetries (within figures, whole figures, equation sides,
+# attributes with one domain), so that the objects count runs on symmetry classes.
+SYMMETRIC = [
+    (
+        4,
+        {"x": [0, 1, 2], "z": [0, 1, 2]},
+        "Or(Equivalent(Eq(x_1, x_2), Eq(x_3, x_4)), Equivalent(Eq(z_1, z_2), Eq(z_3, z_4)))",
+    ),
+    (3, {"x": [0, 1, 2]}, "x_1 + x_2 + x_3"),
+    (4, {"x": [0, 1, 2]}, "Eq(x_1 + x_2, x_3 + x_4)"),
+    (4, {"x": [0, 1], "z": [0, 1]}, "And(Eq(x_1, x_4), Eq(z_1, z_4), Eq(x_2, x_3), Eq(z_2, z_3))"),
+]
+
+
+@st.composite
+def symmetric_object_tasks(draw):
+    """One of SYMMETRIC with an exhaustive (if at most 100 vectors) or random support and random
+    supervision."""
+    n, attributes, label = draw(st.sampled_from(SYMMETRIC))
+    names = [f"{a}_{o}" for o in range(1, n + 1) for a in attributes]
+    rows = list(product(*(attributes[name.split("_")[0]] for name in names)))
+    exhaustive = len(rows) <= 100 and draw(st.booleans())
+    support = (
+        rows if exhaustive else draw(st.lists(st.sampled_from(rows), min_size=1, max_size=12, unique=True))
+    )
+    supervised = draw(st.lists(st.sampled_from(support), max_size=2, unique=True))
+    data = {
+        "objects": {"count": n, "attributes": attributes},
+        "labels": {"y": label},
+        "support": "exhaustive" if exhaustive else [list(r) for r in support],
+        "concept_supervision": [list(r) for r in supervised],
+    }
+    task = task_from_dict(data, "symmetric", pathlib.Path("."))
+    code = compile(label, "<label>", "eval")
+
+    def label_fn(row):
+        return int(eval(code, {"__builtins__": {}, **HELPERS, **dict(zip(names, row))}))
+
+    return task, n, list(attributes.values()), label_fn, support, set(supervised)
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(symmetric_object_tasks())
+def test_objects_count_on_symmetry_classes_matches_brute_force(drawn):
+    task, n, attributes, label_fn, support, supervised = drawn
+    expected = brute_force_objects(n, attributes, label_fn, support, supervised)
+    assert BACKENDS["decompose"].count(build_encoding(task, "objects"), OPTIONS).count == expected
+
+
+def test_object_and_attribute_symmetries_found_are_real():
+    n, attributes, label = SYMMETRIC[0]
+    data = {"objects": {"count": n, "attributes": attributes}, "labels": {"y": label}}
+    task = task_from_dict(data, "figures", pathlib.Path("."))
+    blocks = object_blocks(task)
+    assert blocks["knowledge objects"] == [[0, 1], [2, 3]]
+    assert blocks["knowledge object families"] == [[0, 1]]
+    assert blocks["knowledge attributes"] == [[0, 1]]
+    assert blocks["support objects"] == blocks["knowledge objects"]  # exhaustive support
+    m = len(attributes)
+    swaps = [object_swap(task, 0, 1), object_swap(task, 2, 3), attribute_swap(task, 0, 1)]
+    swaps.append(concept_swap(n * m, [(a, 2 * m + a) for a in range(2 * m)]))  # figure 1 <-> figure 2
+    for row in product((0, 1, 2), repeat=n * m):
+        for swap in swaps:
+            assert task.label_of(tuple(row[j] for j in swap)) == task.label_of(row)
+
+
+def test_supervision_breaks_the_object_symmetries_it_does_not_respect():
+    n, attributes, label = SYMMETRIC[0]
+    data = {
+        "objects": {"count": n, "attributes": attributes},
+        "labels": {"y": label},
+        "support": [[0, 0, 1, 1, 0, 1, 0, 1], [1, 1, 1, 1, 0, 0, 2, 2]],
+        "concept_supervision": [[0, 0, 1, 1, 0, 1, 0, 1]],
+    }
+    blocks = object_blocks(task_from_dict(data, "figures", pathlib.Path(".")))
+    # The supervised row has objects (0, 0), (1, 1), (0, 1), (0, 1): only objects 3 and 4 may swap,
+    # and x and z differ in object 3.
+    assert blocks["knowledge objects"] == [[0], [1], [2, 3]]
+    assert blocks["knowledge attributes"] == [[0], [1]]
