@@ -30,6 +30,7 @@ from .backends import CountOptions
 from .circuit import GateAlgebra, compile_expr
 from .encoding import Encoding, encode, example_inputs
 from .errors import RscountError
+from .expr import free_names
 from .support import Support
 from .task import Task
 
@@ -294,29 +295,67 @@ class ValueMapCoding:
         """Choices of f for the values no support row shows: each maps anywhere in D_pi(i)."""
         return math.prod(self.sizes[pi[o]] ** (self.sizes[o] - len(seen)) for o, seen in enumerate(self.seen))
 
+    def label_groups(self) -> list[tuple[list[str], list[int]]]:
+        """(labels, predicted concepts they read): labels joined when they read a common concept;
+        every concept no label reads is a group of its own without labels. With value maps per
+        concept (not shared), the constraints of different groups bind different value maps (those
+        of the concepts that feed the group's concepts), so N(pi) is the product of the groups'."""
+        task = self.task
+        index = {c.name: j for j, c in enumerate(task.concepts)}
+        groups: list[tuple[list[str], set[int]]] = []
+        for label, expr in task.labels.items():
+            read = {index[name] for name in free_names(expr)}
+            joined = [g for g in groups if g[1] & read]
+            labels = [name for g in joined for name in g[0]] + [label]
+            concepts = read.union(*(g[1] for g in joined))
+            groups = [g for g in groups if g not in joined] + [(labels, concepts)]
+        read = set().union(*(g[1] for g in groups))
+        unread = [([], {j}) for j in range(len(task.concepts)) if j not in read]
+        return [(labels, sorted(concepts)) for labels, concepts in groups + unread]
+
     def constraints(
-        self, alg: GateAlgebra, code: Callable[[int, int, int], Any], pi: tuple[int, ...]
+        self,
+        alg: GateAlgebra,
+        code: Callable[[int, int, int], Any],
+        pi: tuple[int, ...],
+        group: tuple[list[str], list[int]] | None = None,
     ) -> Iterator[Any]:
         """Gates whose conjunction holds exactly for the value maps valid with pi (`code(i, v, u)`
         is the gate of f_i(v) = u): codes inside the domains, then one gate per supervised row
-        and per label of each unsupervised row, in `order`."""
+        and per label of each unsupervised row, in `order`. With a `group` of label_groups, only
+        the gates on the value maps of the concepts that feed the group's concepts, and only its
+        labels (value maps not shared)."""
         task, k = self.task, len(pi)
         where = [0] * k
         for i, j in enumerate(pi):
             where[j] = i
+        labels, targets = group if group is not None else (list(task.labels), list(range(k)))
+        sources = sorted(where[j] for j in targets)
+        owners = {self.owner[i] for i in sources}
         for o, v in self.var:
-            if self.sizes[pi[o]] < 1 << self.bits:
+            if o in owners and self.sizes[pi[o]] < 1 << self.bits:
                 yield alg.or_(code(o, v, u) for u in range(self.sizes[pi[o]]))
+        exprs = [(n, e, list(task.labels).index(n)) for n, e in task.labels.items() if n in labels]
+        concepts = [task.concepts[j] for j in targets]
         for row in self.order:
             idx = [c.index[value] for c, value in zip(task.concepts, row)]
             if row in task.support.supervised:
                 target = [task.concepts[pi[i]].index[row[pi[i]]] for i in range(k)]
-                yield alg.and_(code(i, idx[i], target[i]) for i in range(k))
+                yield alg.and_(code(i, idx[i], target[i]) for i in sources)
+                continue
+            if not exprs:
                 continue
 
-            def select(j: int, u: int) -> Any:
+            def select(t: int, u: int) -> Any:
+                j = targets[t]
                 return code(where[j], idx[where[j]], u)  # noqa: B023 (used at once)
 
-            inputs = example_inputs(alg, task.concepts, select)
-            for (label, expr), value in zip(task.labels.items(), task.label_of(row)):
-                yield compile_expr(alg, expr, inputs, f"labels.{label}").get(value, alg.false)
+            inputs = example_inputs(alg, concepts, select)
+            values = task.label_of(row)
+            for label, expr, n in exprs:
+                yield compile_expr(alg, expr, inputs, f"labels.{label}").get(values[n], alg.false)
+
+    def group_vars(self, pi: tuple[int, ...], group: tuple[list[str], list[int]]) -> int:
+        """How many code variables the constraints of `group` can mention (value maps not shared)."""
+        where = {j: i for i, j in enumerate(pi)}
+        return sum(len(self.seen[where[j]]) for j in group[1]) * self.bits

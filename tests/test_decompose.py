@@ -10,13 +10,20 @@ import pytest
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from randomtasks import SETTINGS, Spec, specs, symmetric_specs
+from randomtasks import SETTINGS, Spec, label_expr, specs, symmetric_specs
 
 from rscount.analysis import interchangeable_blocks, interchangeable_families, support_blocks
 from rscount.backends import CountOptions, backends
 from rscount.encoding import encode
 from rscount.knowledge import random_cnf
-from rscount.permutations import PRUNE_ROWS, TooManyClasses, classes, conjoin_order, pruning_task
+from rscount.permutations import (
+    PRUNE_ROWS,
+    TooManyClasses,
+    ValueMapCoding,
+    classes,
+    conjoin_order,
+    pruning_task,
+)
 from rscount.taskfile import builtin_task, load_task, task_from_dict
 
 DECOMPOSE = backends()["decompose"]
@@ -190,6 +197,36 @@ def test_bundled_categorical_tasks():
 @given(symmetric_specs(exhaustive=False))
 def test_symmetric_knowledge_with_random_support_and_supervision(spec: Spec):
     assert DECOMPOSE.count(encode(spec.task()), CountOptions()).count == spec.brute_force()
+
+
+@st.composite
+def grouped_specs(draw):
+    """Two labels, one over concepts a, b and one over c, d (4 Boolean concepts), so that the value
+    maps split into independent label groups; a random support and supervision."""
+    first = draw(label_expr([("a", 2), ("b", 2)]))
+    second = draw(label_expr([("c", 2), ("d", 2)]))
+    rows = list(product(range(2), repeat=4))
+    support = draw(st.lists(st.sampled_from(rows), min_size=1, max_size=10, unique=True))
+    supervised = draw(st.lists(st.sampled_from(support), max_size=2, unique=True))
+    return Spec((2, 2, 2, 2), (("y0", first), ("y1", second)), tuple(support), tuple(supervised))
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(grouped_specs())
+def test_label_groups_multiply_to_the_brute_force_count(spec: Spec):
+    result = DECOMPOSE.count(encode(spec.task()), CountOptions())
+    assert result.details.get("label_groups", 1) >= 2
+    assert result.count == spec.brute_force()
+
+
+def test_label_groups_join_labels_that_share_a_concept():
+    data = {
+        "concepts": {n: [0, 1] for n in "abcdef"},
+        "labels": {"p": "a & b", "q": "c | d", "r": "b ^ c"},
+        "support": [[0, 1, 0, 1, 1, 0]],
+    }
+    coding = ValueMapCoding(task_from_dict(data, "groups", REPO))
+    assert coding.label_groups() == [(["p", "q", "r"], [0, 1, 2, 3]), ([], [4]), ([], [5])]
 
 
 @settings(max_examples=25, **SETTINGS)

@@ -165,10 +165,27 @@ def test_cle4evr_domains_reduced_and_full() -> None:
 
 
 SDD = [
-    "red_light", "green_light", "car", "person", "rider", "other_obstacle", "follow", "stop_sign",
-    "left_lane", "left_green_light", "left_follow", "no_left_lane", "left_obstacle", "left_solid_line",
-    "right_lane", "right_green_light", "right_follow", "no_right_lane", "right_obstacle",
-    "right_solid_line", "clear",
+    "red_light",
+    "green_light",
+    "car",
+    "person",
+    "rider",
+    "other_obstacle",
+    "follow",
+    "stop_sign",
+    "left_lane",
+    "left_green_light",
+    "left_follow",
+    "no_left_lane",
+    "left_obstacle",
+    "left_solid_line",
+    "right_lane",
+    "right_green_light",
+    "right_follow",
+    "no_right_lane",
+    "right_obstacle",
+    "right_solid_line",
+    "clear",
 ]
 
 
@@ -207,9 +224,7 @@ def test_sdd_oia_turns_need_a_reason_and_no_blocker() -> None:
 def test_sdd_oia_ambulance_crosses_red_lights_and_ignores_solid_lines() -> None:
     t = task("sdd-oia-ambulance")
     assert t.names == SDD
-    assert label(t, **scene(red_light=1, stop_sign=1, clear=1))[
-        "forward"
-    ] == 1  # only obstacles stop it
+    assert label(t, **scene(red_light=1, stop_sign=1, clear=1))["forward"] == 1  # only obstacles stop it
     assert label(t, **scene(person=1))["stop"] == 1
     assert label(t, **scene(left_lane=1, left_solid_line=1, clear=1))["left"] == 1
     assert label(t, **scene(left_follow=1, left_green_light=1, clear=1))["left"] == 0  # needs left_lane
