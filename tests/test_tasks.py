@@ -274,14 +274,14 @@ def test_kandy_easy_single_object_is_positive_iff_it_has_the_target_attribute(k:
                 assert label(t, shape_1=shape, colour_1=colour, size_1=size) == {"y": want}
 
 
-SC = ("shape", "colour")
 SCZ = ("shape", "colour", "size")
 
 
 def kandy_y(t, *objs: str) -> int:
-    """y of a KANDY scene given object by object as "shape colour" or "shape colour size"."""
-    attrs = SCZ if len(objs[0].split()) == 3 else SC
-    return label(t, **objects(attrs, *(tuple(o.split()) for o in objs)))["y"]
+    """y of a KANDY scene given object by object as "shape colour size" or "shape colour" (size
+    small), for the tasks whose objects have shape, colour and size."""
+    rows = [tuple(o.split()) if len(o.split()) == 3 else (*o.split(), "small") for o in objs]
+    return label(t, **objects(SCZ, *rows))["y"]
 
 
 def test_kandy_easy_09_needs_the_rightmost_object_to_be_a_red_triangle() -> None:
@@ -321,15 +321,15 @@ def test_kandy_easy_14_is_a_palindrome_of_whole_objects() -> None:
 )
 def test_kandy_hard_0_to_3_want_a_group_sharing_one_attribute(k: int, n: int, attr: str) -> None:
     t = task(f"kandy-hard-{k:02d}")
-    uniform = [("circle", "red")] * n
-    mixed = [("circle", "red"), ("square", "blue"), ("circle", "red")][:n]  # neither attribute shared
+    uniform = ["circle red small", "circle red large", "circle red small"][:n]  # size is not read
+    mixed = ["circle red", "square blue", "circle red"][:n]  # neither attribute shared by all
     if attr == "colour":
-        same_attr_only = [("circle", "red"), ("square", "red"), ("triangle", "red")][:n]
+        same_attr_only = ["circle red", "square red", "triangle red"][:n]
     else:
-        same_attr_only = [("circle", "red"), ("circle", "blue"), ("circle", "green")][:n]
-    assert label(t, **objects(SC, *uniform)) == {"y": 1}
-    assert label(t, **objects(SC, *same_attr_only)) == {"y": 1}
-    assert label(t, **objects(SC, *mixed)) == {"y": 0}
+        same_attr_only = ["circle red", "circle blue", "circle green"][:n]
+    assert kandy_y(t, *uniform) == 1
+    assert kandy_y(t, *same_attr_only) == 1
+    assert kandy_y(t, *mixed) == 0
 
 
 def test_kandy_hard_09_wants_one_shape_in_every_group() -> None:
