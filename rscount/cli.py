@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, shortcut_commands
 from .backends import CountOptions
 from .catalogue import count_entry, describe, markdown, task_files
 from .cliargs import build_task, common_options
@@ -23,7 +23,7 @@ from .task import Task
 from .taskfile import load_task
 
 # Modules adding subcommands: each has add_commands(subparsers) and HANDLERS {name: run(args) -> exit code}.
-COMMAND_MODULES: list[Any] = []
+COMMAND_MODULES: list[Any] = [shortcut_commands]
 
 
 def make_parser() -> argparse.ArgumentParser:
