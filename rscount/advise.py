@@ -296,7 +296,8 @@ def advise_text(record: dict[str, Any]) -> str:
     final = record["final_count"]
     dropped = record["greedy_steps"] - len(plan)
     if final == 1:
-        lines.append(f"plan of {len(plan)} steps ({dropped} greedy steps dropped as redundant):")
+        steps = f"{len(plan)} step{'' if len(plan) == 1 else 's'}"
+        lines.append(f"plan of {steps} ({dropped} greedy steps dropped as redundant):")
     else:
         lines.append(
             f"no plan found that removes every shortcut: no candidate lowers the count below "

@@ -134,7 +134,8 @@ def explain_text(record: dict[str, Any]) -> str:
         "notation: `d1 <- d2: 3->5` = predicted d1 reads ground-truth d2, whose value 3 it takes for 5 "
         "(values not listed are kept)"
     )
-    lines.append(f"{len(record['maps'])} of the {shortcuts}, {record['order']}:")
+    shown = len(record["maps"])
+    lines.append(f"{'all' if shown == count - 1 else shown} of the {shortcuts}, {record['order']}:")
     width = len(str(len(record["maps"])))
     lines += [f"  {n:>{width}}. {m['text']}" for n, m in enumerate(record["maps"], start=1)]
     lines.append("each map shown was checked by evaluating the knowledge on every training example")

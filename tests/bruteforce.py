@@ -8,18 +8,19 @@ and c' == c for every supervised c.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import permutations, product
 from typing import Any
 
 
-def brute_force_count(
+def brute_force_maps(
     domains: Sequence[Sequence[Any]],
     label_fn: Callable[[tuple], Any],
     support: Sequence[tuple],
     supervised: set[tuple],
-) -> int:
-    """Number of maps (pi, f) that preserve every support label and fix every supervised vector."""
+) -> Iterator[tuple[tuple[int, ...], tuple[tuple, ...]]]:
+    """Every map (pi, f) that preserves every support label and fixes every supervised vector;
+    f[i] lists the images (values of D_pi[i]) of the values of D_i in order."""
     k = len(domains)
     support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
     supervised = {tuple(c) for c in supervised}
@@ -33,7 +34,6 @@ def brute_force_count(
         return labels[c]
 
     wanted = [label(c) for c in support]
-    count = 0
     for pi in permutations(range(k)):
         all_maps = [product(domains[pi[i]], repeat=len(domains[i])) for i in range(k)]
         for f in product(*(list(m) for m in all_maps)):
@@ -45,8 +45,17 @@ def brute_force_count(
                 if label(pred) != y or (c in supervised and pred != c):
                     break
             else:
-                count += 1
-    return count
+                yield pi, f
+
+
+def brute_force_count(
+    domains: Sequence[Sequence[Any]],
+    label_fn: Callable[[tuple], Any],
+    support: Sequence[tuple],
+    supervised: set[tuple],
+) -> int:
+    """Number of maps (pi, f) that preserve every support label and fix every supervised vector."""
+    return sum(1 for _ in brute_force_maps(domains, label_fn, support, supervised))
 
 
 def brute_force_joint(
