@@ -33,7 +33,7 @@ from .progress import Progress
 from .report import count_text
 from .support import Support, all_rows, decode, domain_size
 from .task import Task
-from .taskdump import task_data, task_yaml, write_new
+from .taskdump import refuse_existing, task_data, task_yaml, write_new
 from .taskfile import task_from_dict
 
 SUPERVISE, ADD, ANNOTATE = "supervise", "add", "annotate"
@@ -180,12 +180,13 @@ def _best(
 
 
 def greedy(
-    advisor: Advisor, start: int, actions: Sequence[str], limit: int, max_steps: int, seed: int
+    advisor: Advisor, start: int, actions: Sequence[str], limit: int, max_steps: int
 ) -> tuple[list[Step], int]:
-    """Greedy steps until 1 optimal map, a stall or `max_steps`; returns the plan and its count."""
+    """Greedy steps until 1 optimal map, a stall or `max_steps`; returns the plan and its count.
+    Candidates are drawn with the advisor's seed."""
     plan: list[Step] = []
     current = start
-    rng = random.Random(seed)
+    rng = random.Random(advisor.seed)
     while current > 1 and len(plan) < max_steps:
         first, rest = candidates(advisor.task, plan, actions, rng, limit)
         what = f"step {len(plan) + 1} (optimal maps now {current}): candidates counted"
@@ -222,15 +223,18 @@ def advise(
 ) -> dict[str, Any]:
     """The record `rscount advise` prints: the plan, the count after each step, its verification."""
     start_time = time.perf_counter()
+    if emit:
+        refuse_existing(emit, force, "--emit-task")
     task = advisor.task
     first = advisor.count([[]], "counting the task")[0]
-    plan, final = greedy(advisor, first.count, actions, limit, max_steps, advisor.seed)
+    plan, final = greedy(advisor, first.count, actions, limit, max_steps)
     greedy_steps = len(plan)
     if plan:
         plan = prune(advisor, plan, final)
     outcomes = advisor.count([plan[: n + 1] for n in range(len(plan))], "counting after each step")
-    if outcomes and outcomes[-1].count != final:
+    if outcomes and outcomes[-1].exact and outcomes[-1].count != final:  # dropping steps never lowers it
         raise RuntimeError(f"advise: the plan counts {outcomes[-1].count}, the search said {final}")
+    final = outcomes[-1].count if outcomes else final
     modified = apply_steps(task, plan)
     modified.name = f"{task.name}-advised"
     comments = [f"{task.name} changed by `rscount advise` (greedy plan of {len(plan)} steps):"]

@@ -4,7 +4,6 @@ removes them) and `sweep` (how they grow as the support shrinks)."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from .advise import ACTIONS, Advisor, advise, advise_text
@@ -16,6 +15,7 @@ from .progress import Progress
 from .report import to_json
 from .sweep import parse_levels, plot, sweep, sweep_text, write_csv
 from .task import Task
+from .taskdump import refuse_existing
 
 TASK_HELP = "a task file (.yaml) or DIMACS knowledge (.cnf, variable i = concept c<i>)"
 
@@ -185,8 +185,8 @@ def run_sweep(args: argparse.Namespace) -> int:
     if args.plot and not str(args.plot).lower().endswith((".png", ".svg")):
         raise RscountError(f"--plot {args.plot}: the file name must end in .png or .svg")
     for flag, path in (("--csv", args.csv), ("--plot", args.plot)):
-        if path and not args.force and Path(path).exists():
-            raise RscountError(f"{flag} {path}: exists; pass --force to overwrite it")
+        if path:
+            refuse_existing(path, args.force, flag)
     task = command_task(args)
     mode = args.mode or task.mode
     seeds = list(range(args.seed, args.seed + args.seeds))

@@ -44,6 +44,8 @@ CSV_FIELDS = [
     "error",
 ]
 
+MAX_LEVELS = 1000
+
 
 def parse_levels(text: str, flag: str, zero: bool = False) -> list[float]:
     """`A:B:STEP` (inclusive, rounded to 10 decimals) or `a,b,c`: levels in (0, 1], or [0, 1] with `zero`."""
@@ -54,6 +56,8 @@ def parse_levels(text: str, flag: str, zero: bool = False) -> list[float]:
                 raise ValueError
             low, high, step = parts
             n = math.floor((high - low) / step + 1e-9)
+            if n > MAX_LEVELS:
+                raise RscountError(f"{flag}: {text!r} makes more than {MAX_LEVELS} levels")
             levels = [round(low + m * step, 10) for m in range(n + 1)]
         else:
             levels = [float(x) for x in text.split(",")]
@@ -61,8 +65,7 @@ def parse_levels(text: str, flag: str, zero: bool = False) -> list[float]:
         raise RscountError(
             f"{flag}: expected A:B:STEP or a comma-separated list of numbers, got {text!r}"
         ) from None
-    lowest = 0 if zero else 0.0
-    bad = [x for x in levels if not (lowest <= x <= 1) or (x == 0 and not zero)]
+    bad = [x for x in levels if not 0 <= x <= 1 or (x == 0 and not zero)]
     if not levels or bad:
         where = "[0, 1]" if zero else "(0, 1]"
         raise RscountError(f"{flag}: every level must lie in {where}, got {text!r}")
@@ -204,12 +207,18 @@ def scores(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def write_csv(record: dict[str, Any], path: str | os.PathLike) -> None:
-    """One row per (seed, fraction, supervision level); counts in full, empty when not counted."""
-    with Path(path).open("w", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
-        writer.writeheader()
-        for r in record["rows"]:
-            writer.writerow({k: "" if r[k] is None else r[k] for k in CSV_FIELDS})
+    """One row per (seed, fraction, supervision level); counts in full (empty when not counted, or
+    beyond report.MAX_DIGITS digits: log10_count still gives them)."""
+    try:
+        with Path(path).open("w", newline="") as out:
+            writer = csv.DictWriter(out, fieldnames=CSV_FIELDS)
+            writer.writeheader()
+            for r in record["rows"]:
+                row = {k: "" if r[k] is None else r[k] for k in CSV_FIELDS}
+                row["count"] = "" if r["count"] is None else count_text(r["count"]) or ""
+                writer.writerow(row)
+    except OSError as exc:
+        raise RscountError(f"--csv {path}: cannot write: {exc.strerror}") from None
 
 
 def plot(record: dict[str, Any], path: str | os.PathLike) -> None:
@@ -258,7 +267,10 @@ def plot(record: dict[str, Any], path: str | os.PathLike) -> None:
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper right")
     figure.tight_layout()
-    figure.savefig(path)
+    try:
+        figure.savefig(path)
+    except OSError as exc:
+        raise RscountError(f"--plot {path}: cannot write: {exc.strerror}") from None
 
 
 def sweep_text(record: dict[str, Any]) -> str:

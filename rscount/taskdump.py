@@ -43,11 +43,16 @@ def task_yaml(task: Task, comments: list[str]) -> str:
     return head + yaml.safe_dump(task_data(task), sort_keys=False, default_flow_style=None, width=110)
 
 
+def refuse_existing(path: str | os.PathLike, force: bool, flag: str) -> None:
+    """An error naming `flag` if `path` exists and `force` is off (checked before long work too)."""
+    if Path(path).exists() and not force:
+        raise RscountError(f"{flag} {path}: exists; pass --force to overwrite it")
+
+
 def write_new(path: str | os.PathLike, text: str, force: bool, flag: str) -> None:
     """Write `text` to `path`, refusing to replace an existing file unless `force`."""
+    refuse_existing(path, force, flag)
     out = Path(path)
-    if out.exists() and not force:
-        raise RscountError(f"{flag} {out}: exists; pass --force to overwrite it")
     try:
         out.write_text(text)
     except OSError as exc:
