@@ -10,20 +10,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, shortcut_commands
+from . import __version__, design_commands, shortcut_commands
 from .backends import CountOptions
-from .catalogue import count_entry, describe, markdown, task_files
-from .cliargs import build_task, common_options
+from .batch import Settings, count_files, describe
+from .catalogue import markdown, task_files
+from .cliargs import build_task, check_counting_args, common_options
 from .counting import build_encoding, count_task, run_stoppable
 from .dimacs import write_dimacs
 from .errors import RscountError
 from .progress import Progress
 from .report import human_summary, result_record, to_json
+from .report_files import refuse_overwrite
 from .task import Task
 from .taskfile import load_task
 
 # Modules adding subcommands: each has add_commands(subparsers) and HANDLERS {name: run(args) -> exit code}.
-COMMAND_MODULES: list[Any] = [shortcut_commands]
+COMMAND_MODULES: list[Any] = [design_commands, shortcut_commands]
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -69,18 +71,13 @@ def list_tasks(args: argparse.Namespace) -> int:
         for r in rows:
             print("  ".join(str(r[k]).ljust(widths[k]) for k in keys))
         return 0
-    out = Path(args.markdown)
-    if out.exists() and not args.force:
-        raise RscountError(f"{out}: exists; pass --force to overwrite it")
+    refuse_overwrite({"markdown": args.markdown}, args.force)
     progress = Progress()
-    entries = []
-    for n, f in enumerate(files, start=1):
-        progress.update(f"counting {f.name} ({n}/{len(files)})", force=True)
-        entries.append(count_entry(f, args.timeout))
+    entries = count_files(files, Settings(timeout=args.timeout), jobs=1, progress=progress)
     progress.clear()
     command = f"rscount list {args.directory} --markdown {args.markdown} --timeout {args.timeout:g}"
-    out.write_text(markdown(entries, command))
-    print(f"wrote {out}: {len(entries)} tasks")
+    Path(args.markdown).write_text(markdown(entries, command))
+    print(f"wrote {args.markdown}: {len(entries)} tasks")
     return 0
 
 
@@ -121,10 +118,7 @@ def run(args: argparse.Namespace) -> int:
         if args.command in module.HANDLERS:
             return module.HANDLERS[args.command](args)
     progress = Progress(enabled=False if args.quiet or args.json else None)
-    if not args.epsilon > 0 or not 0 < args.delta < 1:
-        raise RscountError("--epsilon must be > 0 and --delta in (0, 1)")
-    if args.timeout is not None and args.timeout <= 0:
-        raise RscountError("--timeout must be positive")
+    check_counting_args(args)
     task = build_task(args)
     try:
         text = run_stoppable(_job, task, args, progress, timeout=args.timeout)

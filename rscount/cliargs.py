@@ -9,6 +9,7 @@ from typing import Any
 from .backends import backends
 from .counting import APPROX, CLOSED_FORM, EXACT, MODES
 from .dimacs import read_dimacs
+from .errors import RscountError
 from .knowledge import random_cnf
 from .support import Support
 from .task import Task
@@ -51,53 +52,7 @@ def common_options(parser: argparse.ArgumentParser) -> None:
         metavar="F|N",
         help="concept-supervise this fraction (<= 1) or number (> 1) of support rows",
     )
-    how = parser.add_argument_group("counting")
-    how.add_argument(
-        "--mode",
-        choices=list(MODES),
-        help="disentangled: maps (pi, f) as rsbench countrss (default, or the task file's mode:); "
-        "joint: any map D -> D (eq. 7); "
-        "objects: object and attribute permutations with one value map per attribute shared by all objects",
-    )
-    method = how.add_mutually_exclusive_group()
-    method.add_argument(
-        "--closed-form",
-        dest="method",
-        action="store_const",
-        const=CLOSED_FORM,
-        help="exact count by a closed form (fails, saying why, where none applies)",
-    )
-    method.add_argument(
-        "--exact",
-        dest="method",
-        action="store_const",
-        const=EXACT,
-        help="exact count: decomposition by permutation with SDDs (disentangled), SDD (joint)",
-    )
-    method.add_argument(
-        "--approx",
-        dest="method",
-        action="store_const",
-        const=APPROX,
-        help="approximate count: ApproxMC per permutation class when few, else on the whole CNF",
-    )
-    method.add_argument(
-        "--enumerate",
-        dest="method",
-        action="store_const",
-        const="enumerate",
-        help="exact count by SAT enumeration (small counts)",
-    )
-    method.add_argument(
-        "--method",
-        dest="method",
-        metavar="NAME",
-        help=f"auto (default: a closed form if one applies, else a backend), {CLOSED_FORM}, {EXACT}, "
-        f"{APPROX}, or a backend: " + ", ".join(sorted(backends())),
-    )
-    how.add_argument("--epsilon", type=float, default=0.8, help="ApproxMC tolerance (default 0.8)")
-    how.add_argument("--delta", type=float, default=0.2, help="ApproxMC confidence 1-delta (default 0.2)")
-    how.add_argument("--timeout", type=float, metavar="SECONDS", help="stop counting after this long")
+    counting_options(parser)
     out = parser.add_argument_group("output")
     out.add_argument(
         "--emit", metavar="PATH", help="write the DIMACS encoding; counts too only if a method is given"
@@ -146,3 +101,68 @@ def build_task(args: argparse.Namespace) -> Task:
     cnf = read_dimacs(args.file)
     name = args.file.rsplit("/", 1)[-1].removesuffix(".cnf")
     return builtin_task("cnf", cnf.num_vars, support, supervision, clauses=cnf.clauses, name=name)
+
+
+def counting_options(parser: argparse.ArgumentParser, timeout: float | None = None, per: str = "") -> None:
+    """The mode, method, ApproxMC and time-limit flags (`per` qualifies the time limit's help)."""
+    how = parser.add_argument_group("counting")
+    how.add_argument(
+        "--mode",
+        choices=list(MODES),
+        help="disentangled: maps (pi, f) as rsbench countrss (default, or the task file's mode:); "
+        "joint: any map D -> D (eq. 7); "
+        "objects: object and attribute permutations with one value map per attribute shared by all objects",
+    )
+    method = how.add_mutually_exclusive_group()
+    method.add_argument(
+        "--closed-form",
+        dest="method",
+        action="store_const",
+        const=CLOSED_FORM,
+        help="exact count by a closed form (fails, saying why, where none applies)",
+    )
+    method.add_argument(
+        "--exact",
+        dest="method",
+        action="store_const",
+        const=EXACT,
+        help="exact count: decomposition by permutation with SDDs (disentangled), SDD (joint)",
+    )
+    method.add_argument(
+        "--approx",
+        dest="method",
+        action="store_const",
+        const=APPROX,
+        help="approximate count: ApproxMC per permutation class when few, else on the whole CNF",
+    )
+    method.add_argument(
+        "--enumerate",
+        dest="method",
+        action="store_const",
+        const="enumerate",
+        help="exact count by SAT enumeration (small counts)",
+    )
+    method.add_argument(
+        "--method",
+        dest="method",
+        metavar="NAME",
+        help=f"auto (default: a closed form if one applies, else a backend), {CLOSED_FORM}, {EXACT}, "
+        f"{APPROX}, or a backend: " + ", ".join(sorted(backends())),
+    )
+    how.add_argument("--epsilon", type=float, default=0.8, help="ApproxMC tolerance (default 0.8)")
+    how.add_argument("--delta", type=float, default=0.2, help="ApproxMC confidence 1-delta (default 0.2)")
+    how.add_argument(
+        "--timeout",
+        type=float,
+        default=timeout,
+        metavar="SECONDS",
+        help="stop counting after this long" + per,
+    )
+
+
+def check_counting_args(args: argparse.Namespace) -> None:
+    """Refuse ApproxMC settings and time limits that mean nothing."""
+    if not args.epsilon > 0 or not 0 < args.delta < 1:
+        raise RscountError("--epsilon must be > 0 and --delta in (0, 1)")
+    if args.timeout is not None and args.timeout <= 0:
+        raise RscountError("--timeout must be positive")

@@ -17,7 +17,7 @@ from typing import Any
 from .analysis import Copies
 from .circuit import FALSE
 from .errors import RscountError
-from .expr import Expr, call, const
+from .expr import Expr, call, const, evaluate
 from .task import Concept
 
 MAX_LABEL_TUPLES = 256
@@ -37,9 +37,11 @@ def complete(
     formulas: Sequence[Expr],
     domains: Mapping[str, Sequence[Any]],
     completion: Mapping[str, Any],
+    support: Sequence[tuple] | None = None,
 ) -> dict[str, Expr]:
     """Label expressions equivalent to the constraints `formulas` (with the `completion` defaults),
-    after checking that they give every concept vector exactly one label tuple."""
+    after checking that they give every concept vector exactly one label tuple. When they do not,
+    the error also says whether they do on the `support` rows (if given)."""
     names = list(domains)
     tuples = list(product(*domains.values()))
     if len(tuples) > MAX_LABEL_TUPLES:
@@ -59,7 +61,10 @@ def complete(
     b = copies.builder
     found = copies.witness(b.and_(-g for g in gate.values()), x)
     if found is not None:
-        raise RscountError(f"knowledge: concept vector {_show(concepts, found[0])} fits no label combination")
+        raise RscountError(
+            f"knowledge: concept vector {_show(concepts, found[0])} fits no label combination"
+            + _on_support(concepts, holds, rank, support)
+        )
     for r in sorted({rank(y) for y in order}):
         better = b.or_(gate[y] for y in order if rank(y) < r)
         for y1, y2 in combinations([y for y in order if rank(y) == r], 2):
@@ -69,6 +74,7 @@ def complete(
                 raise RscountError(
                     f"knowledge is not deterministic: concept vector {_show(concepts, found[0])} can have "
                     f"{_labels(names, y1)} or {_labels(names, y2)}{hint}"
+                    + _on_support(concepts, holds, rank, support)
                 )
     labels = {}
     for n, name in enumerate(names):
@@ -77,6 +83,24 @@ def complete(
             expr = call("ITE", holds[y], const(y[n]), expr)
         labels[name] = expr
     return labels
+
+
+def _on_support(
+    concepts: Sequence[Concept], holds: Mapping[tuple, Expr], rank: Any, support: Sequence[tuple] | None
+) -> str:
+    """Whether the constraints give each training row exactly one label tuple (by evaluation)."""
+    if support is None:
+        return ""
+    bad = []
+    for row in support:
+        values = {c.name: v for c, v in zip(concepts, row)}
+        fitting = [y for y, e in holds.items() if evaluate(e, values)]
+        best = min((rank(y) for y in fitting), default=None)
+        if sum(rank(y) == best for y in fitting) != 1:
+            bad.append(row)
+    if not bad:
+        return f"; on the {len(support)} training rows it is deterministic"
+    return f"; so are {len(bad)} of the {len(support)} training rows, e.g. {_show(concepts, bad[0])}"
 
 
 def _show(concepts: Sequence[Concept], row: tuple) -> str:

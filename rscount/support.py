@@ -75,6 +75,7 @@ class Support:
                 if r not in members:
                     raise RscountError(f"concept_supervision: row {list(r)} is not in the support")
         self.supervised = frozenset(sup)
+        self.source: dict[str, Any] | None = None  # an annotation file's summary (support: {file: F})
 
     @cached_property
     def rows(self) -> tuple[tuple, ...]:

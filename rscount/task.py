@@ -72,6 +72,7 @@ class Task:
     description: str = ""
     objects: Objects | None = None
     mode: str = "disentangled"  # the counting mode the task file asks for (--mode overrides it)
+    expect: dict[str, int] = field(default_factory=dict)  # expectations on the count (`expect:`)
     label_values: dict[str, tuple] = field(init=False, repr=False)  # values each label can take
 
     def __post_init__(self) -> None:

@@ -9,9 +9,11 @@ from typing import Any
 
 import yaml
 
+from .annotations import SHOWN, Annotations, read_annotations
 from .constraints import complete
 from .dimacs import read_dimacs
 from .errors import RscountError
+from .expect import parse_expect
 from .expr import Expr, parse
 from .knowledge import boolean_names, cnf_expr, family
 from .rsbench import is_generator_config, task_from_config
@@ -29,6 +31,7 @@ TOP_LEVEL_KEYS = {
     "mode",
     "support",
     "concept_supervision",
+    "expect",
 }
 
 
@@ -145,22 +148,46 @@ def task_from_dict(data: Any, default_name: str, base: Path) -> Task:
         concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())
     else:
         concepts = objects.concepts()
+    label_names = [str(n) for n in data["labels"]]
+    files: dict[str, Annotations] = {}
+    specs = []
+    for key, default in (("support", "exhaustive"), ("concept_supervision", None)):
+        spec = data.get(key, default)
+        if isinstance(spec, dict) and "file" in spec:
+            if set(spec) != {"file"}:
+                raise RscountError(f"{key}: expected {{file: PATH}} alone, got keys {sorted(spec)}")
+            files[key] = read_annotations(base / str(spec["file"]), concepts, label_names)
+            spec = files[key].distinct
+        specs.append(spec)
+    support = build_support(concepts, *specs)
+    if "support" in files:
+        support.source = files["support"].summary()
     if "knowledge" in data:
-        labels = _constraint_labels(data, concepts)
+        labels = _constraint_labels(data, concepts, support)
     elif "completion" in data:
         raise RscountError("completion: only used with knowledge: (constraints over concepts and labels)")
     else:
         labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
-    support = build_support(concepts, data.get("support", "exhaustive"), data.get("concept_supervision"))
     name = str(data.get("name", default_name))
     description = str(data.get("description", ""))
     mode = data.get("mode", "disentangled")
     if mode not in MODE_NAMES:
         raise RscountError(f"mode: {mode!r} is not one of {', '.join(MODE_NAMES)}")
-    return Task(name, concepts, labels, support, description=description, objects=objects, mode=mode)
+    expect = parse_expect(data.get("expect"))
+    task = Task(name, concepts, labels, support, description, objects, mode, expect)
+    for data_file in files.values():
+        wrong = data_file.contradictions(list(labels), task.label_of)
+        if wrong:
+            more = f"; and {len(wrong) - SHOWN} more" if len(wrong) > SHOWN else ""
+            raise RscountError(
+                f"{data_file.path}: {len(wrong)} label cells contradict the knowledge: "
+                + "; ".join(wrong[:SHOWN])
+                + more
+            )
+    return task
 
 
-def _constraint_labels(data: dict, concepts: Sequence[Concept]) -> dict[str, Expr]:
+def _constraint_labels(data: dict, concepts: Sequence[Concept], support: Support) -> dict[str, Expr]:
     """Labels defined by `knowledge:` (a list of formulas over concepts and labels, whose label
     domains `labels:` declares), checked deterministic, with optional `completion:` defaults."""
     domains = {}
@@ -185,7 +212,7 @@ def _constraint_labels(data: dict, concepts: Sequence[Concept]) -> dict[str, Exp
             raise RscountError(f"completion.{name}: not a label")
         if value not in domains[name]:
             raise RscountError(f"completion.{name}: {value!r} is not one of {list(domains[name])}")
-    return complete(concepts, parsed, domains, completion)
+    return complete(concepts, parsed, domains, completion, None if support.exhaustive else support.rows)
 
 
 def _objects(spec: dict) -> Objects:

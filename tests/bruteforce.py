@@ -20,7 +20,7 @@ def brute_force_maps(
     supervised: set[tuple],
 ) -> Iterator[tuple[tuple[int, ...], tuple[tuple, ...]]]:
     """Every map (pi, f) that preserves every support label and fixes every supervised vector;
-    f[i] lists the images (values of D_pi[i]) of the values of D_i in order."""
+    f[i] is the tuple of images of the values of concept i, in domain order."""
     k = len(domains)
     support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
     supervised = {tuple(c) for c in supervised}

@@ -37,6 +37,11 @@ class CountResult:
     seed: int | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def shortcuts(self) -> int:
+        """Optimal maps other than the intended one (an estimate when the count is approximate)."""
+        return max(self.count - 1, 0)
+
 
 class Backend(Protocol):
     """What every backend module's BACKEND provides."""

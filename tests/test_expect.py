@@ -1,0 +1,62 @@
+"""Expectations on counts: exact counts pass or fail saying by how much; approximate counts pass,
+fail or stay inconclusive according to their epsilon interval."""
+
+from __future__ import annotations
+
+import pytest
+
+from rscount.errors import RscountError
+from rscount.expect import FAIL, INCONCLUSIVE, PASS, judge, parse_expect
+
+
+@pytest.mark.parametrize(
+    ("expect", "count", "status", "message"),
+    [
+        ({"shortcuts": 0}, 1, PASS, "shortcuts: 0 holds (count 1)"),
+        ({"shortcuts": 0}, 24, FAIL, "expected 0 shortcuts, found 23 (+23)"),
+        ({"count": 24}, 25, FAIL, "count pinned at 24, got 25 (+1)"),
+        ({"count": 24}, 20, FAIL, "count pinned at 24, got 20 (-4)"),
+        ({"max_count": 100}, 144, FAIL, "max_count 100 exceeded: count 144 (44 over, 1.44x)"),
+        ({"max_count": 100}, 100, PASS, "max_count: 100 holds (count 100)"),
+        ({"min_count": 10}, 4, FAIL, "min_count 10 not reached: count 4 (6 short)"),
+    ],
+)
+def test_exact_counts_pass_or_fail_with_the_difference(expect, count, status, message):
+    (outcome,) = judge(expect, count, exact=True)
+    assert (outcome.status, outcome.message) == (status, message)
+    assert outcome.failed == (status != PASS)
+
+
+def test_exact_judgement_works_beyond_64_bits():
+    big = 2**80 + 5
+    assert judge({"count": big}, big, True)[0].status == PASS
+    assert judge({"max_count": big - 1}, big, True)[0].status == FAIL
+
+
+@pytest.mark.parametrize(
+    ("expect", "estimate", "epsilon", "status"),
+    [
+        ({"shortcuts": 0}, 1, 0.8, PASS),  # exact count in [ceil(1/1.8), floor(1.8)] = [1, 1]
+        ({"shortcuts": 0}, 2, 0.8, FAIL),  # [2, 3]
+        ({"shortcuts": 0}, 2, 1.5, INCONCLUSIVE),  # [1, 5]
+        ({"max_count": 100}, 50, 0.8, PASS),  # [28, 90]
+        ({"max_count": 100}, 100, 0.8, INCONCLUSIVE),  # [56, 180]
+        ({"max_count": 100}, 200, 0.8, FAIL),  # [112, 360]
+        ({"min_count": 100}, 200, 0.8, PASS),
+        ({"count": 24}, 24, 0.8, INCONCLUSIVE),
+    ],
+)
+def test_approximate_counts_are_judged_on_their_epsilon_interval(expect, estimate, epsilon, status):
+    (outcome,) = judge(expect, estimate, exact=False, epsilon=epsilon)
+    assert outcome.status == status
+    assert f"epsilon {epsilon}" in outcome.message
+
+
+def test_parse_expect_refuses_unknown_and_negative_expectations():
+    assert parse_expect({"shortcuts": 0, "max_count": 5}) == {"shortcuts": 0, "max_count": 5}
+    with pytest.raises(RscountError, match="expect.shortcut: unknown expectation"):
+        parse_expect({"shortcut": 0})
+    with pytest.raises(RscountError, match="expect.max_count: expected a non-negative integer"):
+        parse_expect({"max_count": -1})
+    with pytest.raises(RscountError, match="min_count 5 exceeds max_count 2"):
+        parse_expect({"min_count": 5, "max_count": 2})
