@@ -237,13 +237,15 @@ def advise(
     final = outcomes[-1].count if outcomes else final
     modified = apply_steps(task, plan)
     modified.name = f"{task.name}-advised"
+    last = outcomes[-1] if outcomes else first
+    if last.exact:  # the emitted file pins the count it was verified to have (`rscount check`)
+        modified.expect = {"count": last.count}
     comments = [f"{task.name} changed by `rscount advise` (greedy plan of {len(plan)} steps):"]
     comments += [f"  {n}. {step_text(task, s)}" for n, s in enumerate(plan, start=1)]
     text = task_yaml(modified, comments)
     # Verify on what a reader gets: the emitted text, loaded as a task file and counted afresh.
     reloaded = task_from_dict(yaml.safe_load(text), modified.name, Path("."))
     check = advisor.count_tasks([reloaded], "re-counting the modified task", "auto")[0]
-    last = outcomes[-1] if outcomes else first
     if check.exact and last.exact and check.count != last.count:
         raise RuntimeError(f"advise: the modified task counts {check.count}, the plan {last.count}")
     if emit:

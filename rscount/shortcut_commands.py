@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from .advise import ACTIONS, Advisor, advise, advise_text
-from .cliargs import build_task, common_options
+from .cliargs import build_task, check_counting_args, common_options
 from .counting import run_stoppable
 from .errors import RscountError
 from .explain import explain, explain_text
@@ -114,10 +114,7 @@ def _check(args: argparse.Namespace, unused: dict[str, str]) -> Progress:
     for dest, why in unused.items():
         if getattr(args, dest, None) not in (None, False):
             raise RscountError(f"--{dest.replace('_', '-')}: {why}")
-    if not args.epsilon > 0 or not 0 < args.delta < 1:
-        raise RscountError("--epsilon must be > 0 and --delta in (0, 1)")
-    if args.timeout is not None and args.timeout <= 0:
-        raise RscountError("--timeout must be positive")
+    check_counting_args(args)
     return Progress(enabled=False if args.quiet or args.json else None)
 
 

@@ -34,6 +34,8 @@ def task_data(task: Task) -> dict[str, Any]:
         return tuple(c.index[v] for c, v in zip(task.concepts, row))
 
     data["concept_supervision"] = [list(r) for r in sorted(support.supervised, key=position)]
+    if task.expect:
+        data["expect"] = dict(task.expect)
     return data
 
 

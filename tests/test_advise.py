@@ -26,6 +26,8 @@ def _plan_recounts_to_one(cli, tmp_path: Path, *args: str) -> dict:
     assert all(a >= b for a, b in zip(counts, counts[1:]))  # every step keeps or lowers the count
     assert counts[-1] == record["final_count"] == record["verified"]["count"] == 1
     emitted = load_task(out)  # the file a user gets, counted afresh here
+    assert emitted.expect == {"count": 1}
+    assert cli("check", out).code == 0
     result, _ = count_task(emitted, emitted.mode, "exact")
     assert result.count == 1 and result.exact
     return record
@@ -105,6 +107,7 @@ def test_written_task_files_read_back_as_the_same_task(path):
     task.support = apply_steps(task, []).support
     again = task_from_dict(yaml.safe_load(task_yaml(task, ["a comment"])), "x", Path("."))
     assert again.name == task.name and again.mode == task.mode and again.objects == task.objects
+    assert again.expect == task.expect
     assert again.concepts == task.concepts and again.labels == task.labels
     assert again.support.exhaustive == task.support.exhaustive
     assert again.support.supervised == task.support.supervised
