@@ -26,44 +26,56 @@ class DecomposeBackend:
         counting anything if more permutation classes than that survive the pruning."""
         start = time.perf_counter()
         classes, blocks = plan(encoding, options, max_classes)
-        coding = ValueMapCoding(encoding.task, shared=encoding.mode == "objects")
-        n = coding.num_vars
-        # Measured: automatic minimisation costs far more than it saves on these small managers
-        # (MNAdd, 100 examples: 185 s with it, 0.6 s without); garbage is collected after each pi.
-        manager = SddManager.from_vtree(
-            Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
-        )
-        alg = SddAlgebra(manager)
-        codes: dict[tuple[int, int, int], SddNode] = {}
-
-        def code(i: int, v: int, u: int) -> SddNode:
-            if (i, v, u) not in codes:
-                gate = coding.code(alg, manager.literal, i, v, u)
-                gate.ref()
-                codes[i, v, u] = gate
-            return codes[i, v, u]
-
+        sdds = ValueMapSdds(ValueMapCoding(encoding.task, shared=encoding.mode == "objects"))
         total = nonzero = 0
         for number, (pi, size) in enumerate(classes, start=1):
-            root = manager.true()
-            root.ref()
-            for gate in coding.constraints(alg, code, pi):
-                new = root & gate
-                new.ref()
-                root.deref()
-                root = new
-                alg.release()
-                if root.is_false():
-                    break
-            models = model_count(manager, root) * coding.unseen_factor(pi)
+            root = sdds.compile(pi)
+            models = model_count(sdds.manager, root) * sdds.coding.unseen_factor(pi)
             root.deref()
-            manager.garbage_collect()
+            sdds.manager.garbage_collect()
             nonzero += models > 0
             total += models * size
             if options.progress:
                 options.progress.update(f"decompose: permutation class {number}/{len(classes)}, {total} maps")
         details = {"blocks": blocks, "classes": len(classes), "nonzero": nonzero}
         return CountResult(total, True, self.name, time.perf_counter() - start, details=details)
+
+
+class ValueMapSdds:
+    """One SDD manager over the value-map codes of a task (variables 1..n of `coding`), and the SDD
+    of the value maps that are valid with a given concept permutation."""
+
+    def __init__(self, coding: ValueMapCoding) -> None:
+        self.coding = coding
+        n = coding.num_vars
+        # Measured: automatic minimisation costs far more than it saves on these small managers
+        # (MNAdd, 100 examples: 185 s with it, 0.6 s without); callers collect garbage themselves.
+        self.manager = SddManager.from_vtree(
+            Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
+        )
+        self.alg = SddAlgebra(self.manager)
+        self._codes: dict[tuple[int, int, int], SddNode] = {}
+
+    def _code(self, i: int, v: int, u: int) -> SddNode:
+        if (i, v, u) not in self._codes:
+            gate = self.coding.code(self.alg, self.manager.literal, i, v, u)
+            gate.ref()
+            self._codes[i, v, u] = gate
+        return self._codes[i, v, u]
+
+    def compile(self, pi: tuple[int, ...]) -> SddNode:
+        """The SDD (referenced: the caller dereferences it) of the value maps valid with `pi`."""
+        root = self.manager.true()
+        root.ref()
+        for gate in self.coding.constraints(self.alg, self._code, pi):
+            new = root & gate
+            new.ref()
+            root.deref()
+            root = new
+            self.alg.release()
+            if root.is_false():
+                break
+        return root
 
 
 BACKEND = DecomposeBackend()
