@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__, design_commands
+from . import __version__, design_commands, shortcut_commands
 from .backends import CountOptions
 from .batch import Settings, count_files, describe
 from .catalogue import markdown, task_files
@@ -25,7 +25,7 @@ from .task import Task
 from .taskfile import load_task
 
 # Modules adding subcommands: each has add_commands(subparsers) and HANDLERS {name: run(args) -> exit code}.
-COMMAND_MODULES: list[Any] = [design_commands]
+COMMAND_MODULES: list[Any] = [design_commands, shortcut_commands]
 
 
 def make_parser() -> argparse.ArgumentParser:

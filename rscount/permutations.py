@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import math
+import random
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -215,6 +216,9 @@ def _object_plan(
     objects and one on attributes, so a double class of (R, V) is a pair of double classes."""
     n, m = len(encoding.object_maps[0]), len(encoding.object_maps[1])
     blocks = object_blocks(encoding.task)
+    for what in ("object", "attribute"):  # kept as used, for symmetry_groups
+        families = f"knowledge {what} families"
+        blocks[families] = _usable(blocks[f"support {what}s"], blocks[families])
     found: list[tuple[tuple[int, ...], int]] = []
     check = Viability(encoding)
 
@@ -229,7 +233,7 @@ def _object_plan(
             blocks["support attributes"],
             blocks["knowledge attributes"],
             lambda placed: check(lambda enc: attribute_literals(enc, placed), False),
-            _usable(blocks["support attributes"], blocks["knowledge attribute families"]),
+            blocks["knowledge attribute families"],
         )
         for attrs, attr_size in attribute_classes:
             fixed = list(enumerate(attrs))
@@ -240,9 +244,11 @@ def _object_plan(
 
                 return check(literals, len(placed) == n)
 
-            object_families = _usable(blocks["support objects"], blocks["knowledge object families"])
             for objs, obj_size in classes(
-                blocks["support objects"], blocks["knowledge objects"], viable, object_families
+                blocks["support objects"],
+                blocks["knowledge objects"],
+                viable,
+                blocks["knowledge object families"],
             ):
                 pi = tuple(objs[i // m] * m + attrs[i % m] for i in range(m * n))
                 found.append((pi, attr_size * obj_size))
@@ -255,6 +261,93 @@ def _object_plan(
     finally:
         check.close()
     return found, blocks
+
+
+@dataclasses.dataclass(frozen=True)
+class BlockGroup:
+    """The permutations of n items (perm[i] = image of i) that permute each block and exchange the
+    blocks of each family (block numbers) as wholes, element by element in block order."""
+
+    n: int
+    blocks: list[list[int]]
+    families: list[list[int]]
+
+    def generators(self) -> list[tuple[int, ...]]:
+        """Swaps of neighbours within each block, and exchanges of neighbouring blocks of a family."""
+        pairs = [[(b[t], b[t + 1])] for b in self.blocks for t in range(len(b) - 1)]
+        for family in self.families:
+            for b, c in zip(family, family[1:]):
+                pairs.append(list(zip(self.blocks[b], self.blocks[c])))
+        return [tuple(_swapping(self.n, swaps)) for swaps in pairs]
+
+    def random(self, rng: random.Random) -> tuple[int, ...]:
+        """A uniformly random element: a random exchange of family blocks after random permutations
+        within blocks (every element is one such pair, exactly once)."""
+        within = list(range(self.n))
+        for block in self.blocks:
+            for i, j in zip(block, rng.sample(block, len(block))):
+                within[i] = j
+        exchange = list(range(self.n))
+        for family in self.families:
+            for b, c in zip(family, rng.sample(family, len(family))):
+                for i, j in zip(self.blocks[b], self.blocks[c]):
+                    exchange[i] = j
+        return tuple(exchange[within[i]] for i in range(self.n))
+
+
+def _swapping(n: int, swaps: list[tuple[int, int]]) -> list[int]:
+    perm = list(range(n))
+    for i, j in swaps:
+        perm[i], perm[j] = j, i
+    return perm
+
+
+@dataclasses.dataclass(frozen=True)
+class ConceptGroup:
+    """Concept permutations made of an object permutation and an attribute permutation (concepts
+    object-major); the disentangled mode is one object whose attributes are the concepts."""
+
+    objects: BlockGroup
+    attributes: BlockGroup
+
+    def lift(self, objects: Sequence[int], attributes: Sequence[int]) -> tuple[int, ...]:
+        """The concept permutation (o, a) -> (objects[o], attributes[a])."""
+        m = self.attributes.n
+        return tuple(objects[o] * m + attributes[a] for o in range(self.objects.n) for a in range(m))
+
+    def generators(self) -> list[tuple[int, ...]]:
+        """Generators of the group, as concept permutations."""
+        same_objects, same_attributes = range(self.objects.n), range(self.attributes.n)
+        return [self.lift(g, same_attributes) for g in self.objects.generators()] + [
+            self.lift(same_objects, g) for g in self.attributes.generators()
+        ]
+
+    def random(self, rng: random.Random) -> tuple[int, ...]:
+        """A uniformly random element, as a concept permutation."""
+        return self.lift(self.objects.random(rng), self.attributes.random(rng))
+
+
+def symmetry_groups(
+    task: Task, mode: str, blocks: dict[str, list[list[int]]]
+) -> tuple[ConceptGroup, ConceptGroup]:
+    """(H_in, H_out) as `plan` used them (its `blocks`): the class of pi is {h_out pi h_in}."""
+    if mode == "objects":
+        n, m = task.objects.count, len(task.objects.attributes)
+
+        def group(side: str, families: bool) -> ConceptGroup:
+            def part(what: str, size: int) -> BlockGroup:
+                used = blocks[f"knowledge {what[:-1]} families"] if families else []
+                return BlockGroup(size, blocks[f"{side} {what}"], used)
+
+            return ConceptGroup(part("objects", n), part("attributes", m))
+
+        return group("support", False), group("knowledge", True)
+    k = len(task.concepts)
+    one = BlockGroup(1, [[0]], [])
+    return (
+        ConceptGroup(one, BlockGroup(k, blocks["support"], [])),
+        ConceptGroup(one, BlockGroup(k, blocks["knowledge"], blocks["knowledge families"])),
+    )
 
 
 def _usable(inputs: list[list[int]], families: list[list[int]]) -> list[list[int]]:

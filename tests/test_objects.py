@@ -4,6 +4,7 @@ attribute shared by all objects, against an independent brute force and the othe
 from __future__ import annotations
 
 import pathlib
+import random
 from itertools import product
 
 from bruteforce import brute_force_count, brute_force_objects
@@ -14,6 +15,7 @@ from randomtasks import HELPERS, SETTINGS, label_expr
 from rscount.analysis import attribute_swap, concept_swap, object_blocks, object_swap
 from rscount.backends import CountOptions, backends
 from rscount.counting import build_encoding, count_task
+from rscount.maps import MapSpace
 from rscount.taskfile import task_from_dict
 
 BACKENDS = backends()
@@ -66,6 +68,36 @@ def test_objects_count_matches_brute_force_by_every_exact_method(drawn):
         assert BACKENDS["enumerate"].count(encoding, OPTIONS).count == expected
     domains = [c.values for c in task.concepts]
     assert expected <= brute_force_count(domains, label_fn, support, supervised)  # fewer maps
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(object_tasks())
+def test_map_space_lists_as_many_distinct_objects_maps_as_the_brute_force_each_keeping_every_label(drawn):
+    """Every map listed (orbits under object and attribute symmetries walked) is an objects map,
+    (rho, V) with value maps shared by the objects, that keeps every label and supervised vector;
+    all distinct and as many as the brute force finds, so they are exactly its maps."""
+    task, n, attributes, label_fn, support, supervised = drawn
+    space = MapSpace(build_encoding(task, "objects"))
+    maps = list(space.maps())
+    assert (
+        space.count
+        == len(set(maps))
+        == len(maps)
+        == brute_force_objects(n, attributes, label_fn, support, supervised)
+    )
+    m = len(attributes)
+    for cm in maps:
+        rho, v = [cm.pi[o * m] // m for o in range(n)], [cm.pi[a] % m for a in range(m)]
+        assert cm.pi == tuple(rho[o] * m + v[a] for o in range(n) for a in range(m))
+        assert all(cm.f[o * m + a] == cm.f[a] for o in range(n) for a in range(m))
+        for row in support:
+            pred = [0] * len(row)
+            for i, j in enumerate(cm.pi):
+                pred[j] = cm.f[i][row[i]]  # values are 0..size-1, so value numbers
+            assert label_fn(tuple(pred)) == label_fn(row)
+            assert row not in supervised or tuple(pred) == row
+    sample = space.sample(random.Random(7))
+    assert sample in set(maps)
 
 
 def test_mnadd_counts_two_in_the_objects_mode_too():

@@ -5,7 +5,6 @@ the value-map code variables alone, with big-integer model counts."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 from pysdd.sdd import SddManager, SddNode, Vtree
 
@@ -27,40 +26,8 @@ class DecomposeBackend:
         counting anything if more permutation classes than that survive the pruning."""
         start = time.perf_counter()
         classes, blocks = plan(encoding, options, max_classes)
-        coding = ValueMapCoding(encoding.task, shared=encoding.mode == "objects")
-        n = coding.num_vars
-        # Measured: automatic minimisation costs far more than it saves on these small managers
-        # (MNAdd, 100 examples: 185 s with it, 0.6 s without); garbage is collected after each pi.
-        manager = SddManager.from_vtree(
-            Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
-        )
-        alg = SddAlgebra(manager)
-        codes: dict[tuple[int, int, int], SddNode] = {}
-
-        def code(i: int, v: int, u: int) -> SddNode:
-            if (i, v, u) not in codes:
-                gate = coding.code(alg, manager.literal, i, v, u)
-                gate.ref()
-                codes[i, v, u] = gate
-            return codes[i, v, u]
-
-        def count(gates: Iterator[SddNode]) -> int:
-            """Models over all n variables of the conjunction of `gates`."""
-            root = manager.true()
-            root.ref()
-            for gate in gates:
-                new = root & gate
-                new.ref()
-                root.deref()
-                root = new
-                alg.release()
-                if root.is_false():
-                    break
-            models = model_count(manager, root)
-            root.deref()
-            manager.garbage_collect()
-            return models
-
+        sdds = ValueMapSdds(ValueMapCoding(encoding.task, shared=encoding.mode == "objects"))
+        coding = sdds.coding
         # Value maps per concept: N(pi) is a product over label groups, and a group's factor only
         # depends on which concepts feed its concepts, so factors are cached across classes
         # (SDD-OIA ambulance rules, 3285 classes: 41 s without, see docs/performance.md).
@@ -74,14 +41,13 @@ class DecomposeBackend:
                 for g, group in enumerate(groups):
                     key = (g, tuple(where[j] for j in group[1]))
                     if key not in factors:
-                        factors[key] = count(coding.constraints(alg, code, pi, group)) >> (
-                            n - coding.group_vars(pi, group)
-                        )
+                        free = coding.num_vars - coding.group_vars(pi, group)
+                        factors[key] = sdds.count(pi, group) >> free
                     models *= factors[key]
                     if not models:
                         break
             else:
-                models = count(coding.constraints(alg, code, pi)) * coding.unseen_factor(pi)
+                models = sdds.count(pi) * coding.unseen_factor(pi)
             nonzero += models > 0
             total += models * size
             if options.progress:
@@ -91,6 +57,52 @@ class DecomposeBackend:
             details["label_groups"] = len(groups)
             details["group_factors_counted"] = len(factors)
         return CountResult(total, True, self.name, time.perf_counter() - start, details=details)
+
+
+class ValueMapSdds:
+    """One SDD manager over the value-map codes of a task (variables 1..n of `coding`), and the SDD
+    of the value maps that are valid with a given concept permutation."""
+
+    def __init__(self, coding: ValueMapCoding) -> None:
+        self.coding = coding
+        n = coding.num_vars
+        # Measured: automatic minimisation costs far more than it saves on these small managers
+        # (MNAdd, 100 examples: 185 s with it, 0.6 s without); callers collect garbage themselves.
+        self.manager = SddManager.from_vtree(
+            Vtree(var_count=n, var_order=list(range(1, n + 1)), vtree_type="balanced")
+        )
+        self.alg = SddAlgebra(self.manager)
+        self._codes: dict[tuple[int, int, int], SddNode] = {}
+
+    def _code(self, i: int, v: int, u: int) -> SddNode:
+        if (i, v, u) not in self._codes:
+            gate = self.coding.code(self.alg, self.manager.literal, i, v, u)
+            gate.ref()
+            self._codes[i, v, u] = gate
+        return self._codes[i, v, u]
+
+    def compile(self, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None = None) -> SddNode:
+        """The SDD (referenced: the caller dereferences it) of the value maps valid with `pi`, or
+        with a `group` of ValueMapCoding.label_groups only that group's constraints."""
+        root = self.manager.true()
+        root.ref()
+        for gate in self.coding.constraints(self.alg, self._code, pi, group):
+            new = root & gate
+            new.ref()
+            root.deref()
+            root = new
+            self.alg.release()
+            if root.is_false():
+                break
+        return root
+
+    def count(self, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None = None) -> int:
+        """Models, over all code variables, of `compile(pi, group)`; garbage is collected after."""
+        root = self.compile(pi, group)
+        models = model_count(self.manager, root)
+        root.deref()
+        self.manager.garbage_collect()
+        return models
 
 
 BACKEND = DecomposeBackend()

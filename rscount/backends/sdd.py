@@ -74,9 +74,9 @@ class SddAlgebra:
         return x.is_true() if value else x.is_false()
 
 
-def model_count(manager: SddManager, node: SddNode) -> int:
-    """Models of `node` over all variables of `manager`, as an exact Python int."""
-    total_vars = manager.vtree().var_count()
+def node_counts(node: SddNode) -> dict[int, int]:
+    """Models of each decision and literal node under `node` over the variables of its own vtree,
+    by node id (the table that model counting and uniform sampling read)."""
     memo: dict[int, int] = {}
     stack = [node] if node.is_decision() or node.is_literal() else []
     while stack:
@@ -94,17 +94,22 @@ def model_count(manager: SddManager, node: SddNode) -> int:
             continue
         vt = n.vtree()
         left, right = vt.left().var_count(), vt.right().var_count()
-        memo[n.id] = sum(_scaled(p, left, memo) * _scaled(s, right, memo) for p, s in n.elements())
+        memo[n.id] = sum(scaled(p, left, memo) * scaled(s, right, memo) for p, s in n.elements())
         stack.pop()
-    return _scaled(node, total_vars, memo)
+    return memo
+
+
+def model_count(manager: SddManager, node: SddNode) -> int:
+    """Models of `node` over all variables of `manager`, as an exact Python int."""
+    return scaled(node, manager.vtree().var_count(), node_counts(node))
 
 
 def _constant(n: SddNode) -> bool:
     return n.is_true() or n.is_false()
 
 
-def _scaled(n: SddNode, width: int, memo: dict[int, int]) -> int:
-    """Models of `n` over `width` variables that include the variables of n's vtree."""
+def scaled(n: SddNode, width: int, memo: dict[int, int]) -> int:
+    """Models of `n` over `width` variables that include those of n's vtree (`memo`: node_counts)."""
     if n.is_false():
         return 0
     if n.is_true():

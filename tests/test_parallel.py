@@ -1,0 +1,74 @@
+"""parallel.run_jobs: the same results, in input order, in this process, on a local process pool and
+on a Dask LocalCluster started here; `rscount sweep --dask` writes the same CSV as a local run."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from rscount.countjob import CountJob, run_count
+from rscount.errors import RscountError
+from rscount.parallel import run_jobs
+from rscount.taskfile import builtin_task, load_task
+
+
+@pytest.fixture(scope="module")
+def dask_address():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def _jobs() -> list[CountJob]:
+    """Counts of different sizes and methods (their results differ, so order mistakes show)."""
+    tasks = [builtin_task("xor", 3, {"examples": n, "seed": 5}) for n in (1, 2, 3, 8)]
+    tasks += [builtin_task("and", 4), load_task(REPO / "tasks" / "mnadd-half.yaml")]
+    jobs = [CountJob(t, "disentangled") for t in tasks]
+    jobs.append(CountJob(builtin_task("xor", 4), "disentangled", "approx", 0.5, 0.1, 3))
+    jobs.append(CountJob(builtin_task("and", 3, {"examples": 1, "seed": 2}), "joint", "exact"))
+    return jobs
+
+
+def _results(outcomes) -> list[tuple]:
+    return [(o.count, o.exact, o.method, o.error) for o in outcomes]
+
+
+def test_in_process_local_pool_and_dask_give_the_same_results_in_order(dask_address):
+    jobs = _jobs()
+    here = _results(run_jobs(run_count, jobs, jobs=1))
+    assert [r[0] for r in here[:4]] == [192, 96, 48, 24]  # XOR3 with 1, 2, 3, 8 examples (seed 5)
+    assert all(r[3] is None for r in here)
+    assert _results(run_jobs(run_count, jobs, jobs=2)) == here
+    assert _results(run_jobs(run_count, jobs, dask=dask_address)) == here
+
+
+def test_time_limits_hold_inside_dask_workers(dask_address):
+    slow = CountJob(builtin_task("xor", 7), "disentangled", "sdd", timeout=0.2)
+    (outcome,) = run_jobs(run_count, [slow], dask=dask_address)
+    assert outcome.count is None and "time limit" in outcome.error
+
+
+def test_zero_jobs_is_a_user_error():
+    with pytest.raises(RscountError, match="--jobs"):
+        run_jobs(run_count, _jobs(), jobs=0)
+
+
+def _csv_without_times(path: Path) -> list[dict]:
+    with path.open() as f:
+        return [{k: v for k, v in row.items() if k != "seconds"} for row in csv.DictReader(f)]
+
+
+def test_sweep_on_dask_writes_the_same_csv_as_locally(cli, tmp_path, dask_address):
+    task = REPO / "tasks" / "mnadd-half.yaml"
+    common = ["--seeds", "3", "--fractions", "0.2:1:0.2", "--supervision", "0,0.5"]
+    local, remote = tmp_path / "local.csv", tmp_path / "dask.csv"
+    assert cli("sweep", task, *common, "--csv", local, "--jobs", "2").code == 0
+    run = cli("sweep", task, *common, "--csv", remote, "--dask", dask_address)
+    assert run.code == 0, run.err
+    rows = _csv_without_times(local)
+    assert rows == _csv_without_times(remote) and len(rows) == 3 * 5 * 2
