@@ -84,7 +84,7 @@ def _cell(value: object, digits: int = 3) -> str:
     return str(value)
 
 
-def _seconds(value: float) -> str:
+def seconds_text(value: float) -> str:
     """Seconds with about three significant figures, never in exponent notation."""
     if value >= 100:
         return f"{value:.0f}"
@@ -101,6 +101,11 @@ def _ratio(value: float) -> str:
     if value >= 10:
         return f"{value:,.0f}"
     return f"{value:.1f}" if value >= 1 else f"{value:.2g}"
+
+
+def header_lines(header: dict[str, str]) -> list[str]:
+    """The environment header of a results file as a Markdown list."""
+    return [f"- **{key}**: {value}" for key, value in header.items()]
 
 
 def write_csv(rows: Iterable[Row], path: Path) -> None:
@@ -159,7 +164,7 @@ class Tables:
         if row.status != "ok":
             return {"timeout": "timeout", "skipped": "skip", "n/a": "n/a"}.get(row.status, "error")
         seconds = row.seconds or 0.0
-        text = _seconds(seconds)
+        text = seconds_text(seconds)
         if row.used:
             text += f" via {row.used}"
         if row.agrees is False:
@@ -182,7 +187,7 @@ class Tables:
             emission = runs.get(EMISSION)
             emitted = ""
             if emission is not None:
-                emitted = _seconds(emission.wall_s) if emission.status == "ok" and emission.wall_s else ""
+                emitted = seconds_text(emission.wall_s) if emission.status == "ok" and emission.wall_s else ""
                 emitted = emitted or emission.status
             cells = [self.method_cell(m, runs) for m in TABLE_METHODS]
             lines.append(f"| {key[0]} | {key[1]} | {ref} | {emitted} | " + " | ".join(cells) + " |")
@@ -198,8 +203,8 @@ class Tables:
             for row in self.by_task[key].values():
                 if row.status == "ok" and row.exact is False:
                     lines.append(
-                        f"| {row.task} | {row.method} | {row.used} | {_seconds(row.seconds or 0.0)} "
-                        f"| {_seconds(row.wall_s or 0.0)} | {row.count} | {_cell(row.reference)} "
+                        f"| {row.task} | {row.method} | {row.used} | {seconds_text(row.seconds or 0.0)} "
+                        f"| {seconds_text(row.wall_s or 0.0)} | {row.count} | {_cell(row.reference)} "
                         f"| {_cell(row.est_over_ref)} | {_cell(row.within_eps)} |"
                     )
         return lines
@@ -282,8 +287,7 @@ def write_markdown(
 ) -> None:
     """results.md: environment, targets, task patterns, then the tables and notes."""
     t = Tables(rows, timeout, startup_s)
-    lines = ["# rscount benchmark results", ""]
-    lines += [f"- **{key}**: {value}" for key, value in header.items()]
+    lines = ["# rscount benchmark results", "", *header_lines(header)]
     lines += ["", "## Performance targets", "", "| target | measured | reached |", "|---|---|---|"]
     for target in targets(rows):
         reached = {True: "yes", False: "**no**", None: "not measured"}[target.reached]

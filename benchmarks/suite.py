@@ -182,7 +182,12 @@ class Suite:
 
     def __init__(self, args: argparse.Namespace, patterns: list[str]) -> None:
         self.timeout: float = args.timeout
-        self.header, self.startup_s = environment(args)
+        self.header, self.startup_s = environment(
+            f"{'--quick' if args.quick else 'default'} plan; time limit {args.timeout:g} s per run "
+            f"(`--timeout`; outer kill {GRACE_S:g} s later); epsilon {EPSILON}, delta {DELTA}, ApproxMC "
+            "seed = the task seed (1 unless given); runs one after another; no run starts after "
+            f"{args.budget:g} min (`--budget`)"
+        )
         self.patterns = patterns
         self.md = args.out_dir / "results.md"
         self.csv = args.out_dir / "results.csv"
@@ -217,7 +222,7 @@ class Suite:
             header["status"] += f"; **{cut} runs skipped: time budget used up** (see Notes)"
         header["suite wall time"] = f"{elapsed / 60:.1f} min"
         if finished:
-            header["load average at the end"] = _load()
+            header["load average at the end"] = load_average()
         write_csv(self.rows, self.csv)
         write_markdown(self.md, self.rows, header, self.patterns, targets, self.timeout, self.startup_s)
 
@@ -447,7 +452,7 @@ def _proc_value(path: str, key: str) -> str:
     return "?"
 
 
-def _load() -> str:
+def load_average() -> str:
     """The 1, 5 and 15 minute load averages (other work on the machine slows the runs)."""
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -461,8 +466,8 @@ def _git(*args: str) -> str:
     return done.stdout.strip()
 
 
-def environment(args: argparse.Namespace) -> tuple[dict[str, str], float]:
-    """Machine, date, versions and settings for the results header, and the seconds the CLI takes
+def environment(settings: str) -> tuple[dict[str, str], float]:
+    """Machine, date, versions and `settings` for a results header, and the seconds the CLI takes
     to start (interpreter and imports), which every wall time includes."""
     start = time.perf_counter()
     version = subprocess.run(cli("--version"), cwd=REPO, capture_output=True, text=True).stdout.strip()
@@ -486,13 +491,8 @@ def environment(args: argparse.Namespace) -> tuple[dict[str, str], float]:
             info[package] = metadata.version(package)
         except metadata.PackageNotFoundError:
             info[package] = "not installed"
-    info["settings"] = (
-        f"{'--quick' if args.quick else 'default'} plan; time limit {args.timeout:g} s per run "
-        f"(`--timeout`; outer kill {GRACE_S:g} s later); epsilon {EPSILON}, delta {DELTA}, ApproxMC seed = "
-        f"the task seed (1 unless given); runs one after another; no run starts after {args.budget:g} "
-        "min (`--budget`)"
-    )
-    info["load average at the start"] = _load()
+    info["settings"] = settings
+    info["load average at the start"] = load_average()
     info["interpreter + import overhead"] = (
         f"{startup:.2f} s per run (`rscount --version`), in every wall time"
     )

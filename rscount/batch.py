@@ -5,6 +5,7 @@ so one hard task cannot stop the others; tasks run in parallel through rscount.p
 from __future__ import annotations
 
 import glob
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,21 +56,23 @@ def task_paths(specs: list[str]) -> list[Path]:
 
 
 def header(path: Path) -> str:
-    """The first comment line of a task file (by convention: the seed and section it comes from)."""
+    """The first sentence of a task file's leading comment (by convention: the task, its seed and
+    section), which may span several comment lines."""
+    lines = []
     for line in path.read_text().splitlines():
-        if line.startswith("#"):
-            return line.lstrip("# ").strip()
-        if line.strip():
+        if not line.startswith("#"):
             break
-    return ""
+        lines.append(line.lstrip("# ").strip())
+    text = " ".join(lines)
+    end = re.search(r"\.(\s|$)", text)
+    return text[: end.start() + 1] if end else text
 
 
 def describe(task: Task) -> dict[str, Any]:
     """What a task is: concepts, labels, support, supervision, counting mode."""
     if task.objects:
-        concepts = (
-            f"{len(task.concepts)} ({task.objects.count} objects x {len(task.objects.attributes)} attributes)"
-        )
+        n, m = task.objects.count, len(task.objects.attributes)
+        concepts = f"{len(task.concepts)} ({n} object{'s' * (n != 1)} x {m} attribute{'s' * (m != 1)})"
     else:
         concepts = str(len(task.concepts))
     support = f"{task.support.size}" + (" (all)" if task.support.exhaustive else "")

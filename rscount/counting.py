@@ -38,27 +38,36 @@ AUTO_DECOMPOSE_MAX_CLASSES = 5000
 
 
 def auto_count(encoding: Encoding, options: CountOptions) -> CountResult:
-    """auto: enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models; else decompose by
-    permutation when few enough classes survive pruning, and ApproxMC otherwise; the joint mode's
-    CNF (small by construction) goes to SDD."""
+    """auto: in the disentangled and objects modes, decompose by permutation when at most
+    AUTO_DECOMPOSE_MAX_CLASSES classes survive pruning (the pruning runs first and costs SAT calls
+    only); otherwise enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models, and use
+    ApproxMC beyond. The joint mode's CNF (small by construction): enumeration, else SDD.
+
+    Decomposition goes first because a failed enumeration probe costs up to AUTO_ENUMERATE_LIMIT
+    solver calls on the whole CNF (seconds on supports of thousands of vectors), while a count
+    that enumeration could finish has at most that many classes (each kept class holds at least
+    one solver model), which decompose counts quickly."""
     available = backends()
+    if encoding.mode != "joint":
+        try:
+            result = available["decompose"].count(encoding, options, max_classes=AUTO_DECOMPOSE_MAX_CLASSES)
+            result.details["auto"] = f"at most {AUTO_DECOMPOSE_MAX_CLASSES} permutation classes survive"
+            return result
+        except TooManyClasses as exc:
+            reason = str(exc)
+    else:
+        reason = "the joint mode"
     found = available["enumerate"].count_up_to(encoding, AUTO_ENUMERATE_LIMIT, options)
     if found is not None:
         result = CountResult(found, True, "enumerate")
-        result.details["auto"] = f"at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated"
+        result.details["auto"] = f"{reason}; at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated"
         return result
     if encoding.mode == "joint":
         result = available["sdd"].count(encoding, options)
         result.details["auto"] = f"more than {AUTO_ENUMERATE_LIMIT} models; the joint CNF by SDD"
         return result
-    try:
-        result = available["decompose"].count(encoding, options, max_classes=AUTO_DECOMPOSE_MAX_CLASSES)
-        result.details["auto"] = f"more than {AUTO_ENUMERATE_LIMIT} models; few permutation classes"
-        return result
-    except TooManyClasses as exc:
-        reason = f"more than {AUTO_ENUMERATE_LIMIT} models and {exc}"
     result = available["approxmc"].count(encoding, options)
-    result.details["auto"] = reason
+    result.details["auto"] = f"{reason} and more than {AUTO_ENUMERATE_LIMIT} solver models"
     return result
 
 

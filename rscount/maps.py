@@ -2,8 +2,8 @@
 
 They come from the decomposition the exact counter uses (rscount/permutations.py): one concept
 permutation per symmetry class, SAT-pruned, with an SDD of its valid value maps over binary codes.
-A class is the orbit of its representative `rep` under permutations h_in of ground-truth concepts
-within support blocks and h_out of predicted concepts within knowledge blocks; (rep, f) becomes
+A class is the orbit of its representative `rep` under the support's symmetries h_in (of ground-truth
+concepts) and the knowledge's h_out (of predicted concepts), permutations.symmetry_groups; (rep, f) becomes
 pi'[i] = h_out[rep[h_in[i]]], f'_i = f_{h_in[i]}, a bijection between the valid value maps of rep
 and of pi' (both permutations are symmetries of the task).
 
@@ -28,7 +28,7 @@ from .backends.decompose import ValueMapSdds
 from .backends.sdd import node_counts, scaled
 from .encoding import Encoding
 from .errors import RscountError
-from .permutations import ValueMapCoding, plan
+from .permutations import ValueMapCoding, plan, symmetry_groups
 from .progress import Progress
 from .report import count_text
 from .task import Task
@@ -189,11 +189,8 @@ class MapSpace:
                 f"maps (pi, f) are counted in the disentangled and objects modes, not {encoding.mode}"
             )
         self.task = task = encoding.task
-        k = len(task.concepts)
         classes, blocks = plan(encoding, CountOptions(progress=progress))
-        singletons = [[i] for i in range(k)]
-        self.inputs = blocks.get("support", singletons)
-        self.outputs = blocks.get("knowledge", singletons)
+        self.inputs, self.outputs = symmetry_groups(task, encoding.mode, blocks)
         self.coding = ValueMapCoding(task, shared=encoding.mode == "objects")
         sdds = ValueMapSdds(self.coding)
         self.classes: list[_Class] = []
@@ -223,7 +220,7 @@ class MapSpace:
             pick -= weight
         unseen = {(o, v): rng.randrange(self.coding.sizes[part.rep[o]]) for o, v in self._unseen}
         m = self._value_maps(part.rep, part.models.sample(rng), unseen)
-        return m.moved(_random_within(self.inputs, rng), _random_within(self.outputs, rng))
+        return m.moved(self.inputs.random(rng), self.outputs.random(rng))
 
     def maps(self) -> Iterator[ConceptMap]:
         """Every optimal map once, in a fixed order (for small counts: this is enumeration)."""
@@ -251,14 +248,13 @@ class MapSpace:
         """(h_in, h_out) pairs taking the class representative to each permutation of its class once."""
         k = len(part.rep)
         identity = tuple(range(k))
-        swaps = [(b[n], b[n + 1]) for b in self.inputs for n in range(len(b) - 1)]
-        out_swaps = [(b[n], b[n + 1]) for b in self.outputs for n in range(len(b) - 1)]
+        in_steps, out_steps = self.inputs.generators(), self.outputs.generators()
         found = {part.rep: (identity, identity)}
         frontier = [(identity, identity)]
         while frontier:
             h_in, h_out = frontier.pop()
-            steps = [(_swapped(h_in, a, b, inside=True), h_out) for a, b in swaps]
-            steps += [(h_in, _swapped(h_out, a, b, inside=False)) for a, b in out_swaps]
+            steps = [(tuple(h_in[g[i]] for i in range(k)), h_out) for g in in_steps]
+            steps += [(h_in, tuple(g[h_out[i]] for i in range(k))) for g in out_steps]
             for step in steps:
                 pi = tuple(step[1][part.rep[step[0][i]]] for i in range(k))
                 if pi not in found:
@@ -269,21 +265,3 @@ class MapSpace:
                 f"permutation class of {part.rep}: {len(found)} permutations, expected {part.size}"
             )
         return list(found.values())
-
-
-def _swapped(h: tuple[int, ...], a: int, b: int, inside: bool) -> tuple[int, ...]:
-    """h . (a b) when `inside` (swap the arguments a and b), else (a b) . h (swap the images)."""
-    if inside:
-        out = list(h)
-        out[a], out[b] = h[b], h[a]
-        return tuple(out)
-    return tuple(b if x == a else a if x == b else x for x in h)
-
-
-def _random_within(blocks: list[list[int]], rng: random.Random) -> tuple[int, ...]:
-    """A uniformly random permutation that maps each block onto itself."""
-    h = list(range(sum(len(b) for b in blocks)))
-    for block in blocks:
-        for a, b in zip(block, rng.sample(block, len(block))):
-            h[a] = b
-    return tuple(h)

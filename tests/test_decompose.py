@@ -10,14 +10,21 @@ import pytest
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from randomtasks import SETTINGS, Spec, specs, symmetric_specs
+from randomtasks import SETTINGS, Spec, label_expr, specs, symmetric_specs
 
-from rscount.analysis import interchangeable_blocks, support_blocks
+from rscount.analysis import interchangeable_blocks, interchangeable_families, support_blocks
 from rscount.backends import CountOptions, backends
 from rscount.encoding import encode
 from rscount.knowledge import random_cnf
-from rscount.permutations import TooManyClasses, classes, conjoin_order
-from rscount.taskfile import builtin_task, load_task
+from rscount.permutations import (
+    PRUNE_ROWS,
+    TooManyClasses,
+    ValueMapCoding,
+    classes,
+    conjoin_order,
+    pruning_task,
+)
+from rscount.taskfile import builtin_task, load_task, task_from_dict
 
 DECOMPOSE = backends()["decompose"]
 
@@ -47,6 +54,85 @@ def test_classes_cover_every_permutation_once(k, in_cuts, out_cuts):
         key = tuple(signature(pi))
         members[key] = members.get(key, 0) + 1
     assert members == seen  # sizes are the true class sizes
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 2), st.integers(2, 3), st.integers(0, 1))
+def test_classes_with_block_families_cover_every_permutation_once(size, count, rest):
+    """Output blocks 0..count-1 all of `size` form one family (exchangeable as wholes), then `rest`
+    singleton blocks; inputs are singletons: each orbit of the full symmetry group once."""
+    k = size * count + rest
+    outputs = [list(range(b * size, (b + 1) * size)) for b in range(count)]
+    outputs += [[size * count + r] for r in range(rest)]
+    found = list(classes([[i] for i in range(k)], outputs, lambda placed: True, [list(range(count))]))
+    block_out = {j: b for b, m in enumerate(outputs) for j in m}
+
+    def signature(pi):  # which inputs share a family block, and where the singletons go
+        groups = {}
+        for i, j in enumerate(pi):
+            groups.setdefault(block_out[j] if block_out[j] < count else ("single", block_out[j]), []).append(
+                i
+            )
+        return frozenset(tuple(g) if isinstance(b, int) else (b, tuple(g)) for b, g in groups.items())
+
+    assert len({signature(pi) for pi, _ in found}) == len(found)
+    assert sum(size_ for _, size_ in found) == math.factorial(k)
+    members = {}
+    for pi in permutations(range(k)):
+        members[signature(pi)] = members.get(signature(pi), 0) + 1
+    assert members == {signature(pi): size_ for pi, size_ in found}
+
+
+def test_classes_refuse_families_with_input_blocks():
+    with pytest.raises(ValueError):
+        list(classes([[0, 1]], [[0], [1]], lambda placed: True, [[0, 1]]))
+
+
+def test_families_found_exchange_the_sides_of_an_equation():
+    data = {
+        "concepts": {n: [0, 1, 2] for n in ("a", "b", "c", "d")},
+        "labels": {"y": "a + b == c + d"},
+        "support": [[0, 1, 1, 0], [2, 0, 1, 1]],
+    }
+    task = task_from_dict(data, "eq", REPO)
+    blocks = interchangeable_blocks(task)
+    assert sorted(map(sorted, blocks)) == [[0, 1], [2, 3]]
+    assert interchangeable_families(task, blocks) == [[0, 1]]
+    again = task_from_dict({**data, "labels": {"y": "a + b == c * d"}}, "eq", REPO)
+    assert interchangeable_families(again, interchangeable_blocks(again)) == []
+
+
+def test_decompose_with_families_agrees_with_enumeration():
+    data = {
+        "concepts": {n: [0, 1, 2] for n in ("a", "b", "c", "d")},
+        "labels": {"y": "a + b == c + d"},
+        "support": {"examples": 12, "seed": 2},
+    }
+    encoding = encode(task_from_dict(data, "eq", REPO))
+    result = DECOMPOSE.count(encoding, CountOptions())
+    assert result.details["blocks"]["knowledge families"] == [[0, 1]]
+    assert result.count == backends()["enumerate"].count(encoding, CountOptions()).count
+
+
+def test_pruning_task_keeps_supervised_rows_then_spreads_the_rest():
+    rows = [list(r) for r in product((0, 1), repeat=7)]
+    task = builtin_task("xor", 7, rows, supervision=[rows[5], rows[100]])
+    small = pruning_task(task, 10)
+    assert small.support.size == 10 and set(small.support.supervised) == {tuple(rows[5]), tuple(rows[100])}
+    assert small.support.rows[:2] == (tuple(rows[5]), tuple(rows[100]))
+    assert set(small.support.rows) <= set(task.support.rows)
+    assert small.support.rows[2] == tuple(rows[0]) and small.support.rows[-1][0] == 1  # spread over
+    assert pruning_task(small, 10) is small
+
+
+def test_supports_larger_than_the_pruning_sample_count_exactly():
+    """More than PRUNE_ROWS rows: prefixes are pruned on a sub-support, complete maps on all rows."""
+    clauses = random_cnf(8, 5, 3, 4)
+    task = builtin_task("random", 8, {"examples": PRUNE_ROWS + 40, "seed": 5}, clauses=clauses)
+    encoding = encode(task)
+    result = DECOMPOSE.count(encoding, CountOptions())
+    assert result.count == backends()["enumerate"].count(encoding, CountOptions()).count
+    assert result.details["nonzero"] == result.details["classes"]  # complete maps checked on all rows
 
 
 def test_swaps_found_are_symmetries_of_the_knowledge():
@@ -111,6 +197,36 @@ def test_bundled_categorical_tasks():
 @given(symmetric_specs(exhaustive=False))
 def test_symmetric_knowledge_with_random_support_and_supervision(spec: Spec):
     assert DECOMPOSE.count(encode(spec.task()), CountOptions()).count == spec.brute_force()
+
+
+@st.composite
+def grouped_specs(draw):
+    """Two labels, one over concepts a, b and one over c, d (4 Boolean concepts), so that the value
+    maps split into independent label groups; a random support and supervision."""
+    first = draw(label_expr([("a", 2), ("b", 2)]))
+    second = draw(label_expr([("c", 2), ("d", 2)]))
+    rows = list(product(range(2), repeat=4))
+    support = draw(st.lists(st.sampled_from(rows), min_size=1, max_size=10, unique=True))
+    supervised = draw(st.lists(st.sampled_from(support), max_size=2, unique=True))
+    return Spec((2, 2, 2, 2), (("y0", first), ("y1", second)), tuple(support), tuple(supervised))
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(grouped_specs())
+def test_label_groups_multiply_to_the_brute_force_count(spec: Spec):
+    result = DECOMPOSE.count(encode(spec.task()), CountOptions())
+    assert result.details.get("label_groups", 1) >= 2
+    assert result.count == spec.brute_force()
+
+
+def test_label_groups_join_labels_that_share_a_concept():
+    data = {
+        "concepts": {n: [0, 1] for n in "abcdef"},
+        "labels": {"p": "a & b", "q": "c | d", "r": "b ^ c"},
+        "support": [[0, 1, 0, 1, 1, 0]],
+    }
+    coding = ValueMapCoding(task_from_dict(data, "groups", REPO))
+    assert coding.label_groups() == [(["p", "q", "r"], [0, 1, 2, 3]), ([], [4]), ([], [5])]
 
 
 @settings(max_examples=25, **SETTINGS)

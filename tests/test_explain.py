@@ -115,6 +115,23 @@ def _same_maps_as_brute_force(spec: Spec) -> None:
     assert set(listed) == expected
 
 
+FAMILY_ROWS = [[1, 1, 0, 0], [1, 1, 1, 1], [0, 1, 1, 0]]
+
+
+def test_maps_of_knowledge_whose_blocks_exchange_as_wholes_are_the_brute_force_maps_sampled_uniformly():
+    """a + b == c + d: the sides {a, b} and {c, d} exchange as wholes, so classes are orbits under
+    swaps within a side and the exchange of the sides (blocks families)."""
+    spec = Spec((2, 2, 2, 2), (("y", "Eq(a + b, c + d)"),), tuple(map(tuple, FAMILY_ROWS)))
+    task = spec.task()
+    space = MapSpace(build_encoding(task, "disentangled"))
+    assert space.outputs.attributes.families == [[0, 1]]
+    listed = [as_pairs(m, spec.domains) for m in space.maps()]
+    expected = set(brute_force_maps(spec.domains, spec.label, list(task.support.rows), set()))
+    assert len(listed) == len(set(listed)) == space.count == 576
+    assert set(listed) == expected
+    _assert_uniform(space, spec.domains, expected, draws=40 * len(expected))
+
+
 UNIFORM_TASKS = [
     ({"a": [0, 1], "b": [0, 1], "c": [0, 1]}, "Or(a, b) & ~c", [[0, 1, 0], [1, 1, 0], [0, 0, 1]]),
     ({"a": [0, 1], "b": [0, 1], "c": [0, 1, 2]}, "ITE(a, b, c)", [[0, 1, 2], [1, 0, 1]]),
@@ -131,9 +148,13 @@ def test_samples_are_uniform_over_the_optimal_maps(concepts, label, rows):
     space = MapSpace(build_encoding(task, "disentangled"))
     expected = set(brute_force_maps(spec.domains, spec.label, list(task.support.rows), set()))
     assert space.count == len(expected)
-    draws = 80 * len(expected)
+    _assert_uniform(space, spec.domains, expected, draws=80 * len(expected))
+
+
+def _assert_uniform(space: MapSpace, domains: list[list], expected: set, draws: int) -> None:
+    """Chi-square of `draws` samples against the uniform distribution on `expected` (fixed seed)."""
     rng = random.Random(12345)
-    seen = Counter(as_pairs(space.sample(rng), spec.domains) for _ in range(draws))
+    seen = Counter(as_pairs(space.sample(rng), domains) for _ in range(draws))
     assert set(seen) == expected
     mean = draws / len(expected)
     chi2 = sum((seen[m] - mean) ** 2 / mean for m in expected)

@@ -133,6 +133,7 @@ def test_report_of_nothing_is_a_user_error(cli, tmp_path):
 
 def test_a_report_on_a_dask_cluster_equals_the_local_one(tasks):
     import distributed  # a test dependency (pyproject: test extra)
+
     paths = task_paths([str(tasks)])
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
