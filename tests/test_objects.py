@@ -46,13 +46,19 @@ def object_tasks(draw):
         "support": [list(r) for r in support],
         "concept_supervision": [list(r) for r in supervised],
     }
+    return _drawn(data, [name for name, _ in names], support, supervised)
+
+
+def _drawn(data: dict, names: list[str], support: list, supervised: list) -> tuple:
+    """(task, objects, attribute domains, label by Python's eval, support, supervised set)."""
     task = task_from_dict(data, "objects", pathlib.Path("."))
-    code = compile(label, "<label>", "eval")
+    code = compile(data["labels"]["y"], "<label>", "eval")
 
     def label_fn(row):
-        return int(eval(code, {"__builtins__": {}, **HELPERS, **{k: v for (k, _), v in zip(names, row)}}))
+        return int(eval(code, {"__builtins__": {}, **HELPERS, **dict(zip(names, row))}))
 
-    return task, n, list(attributes.values()), label_fn, support, set(supervised)
+    attributes = data["objects"]["attributes"]
+    return task, data["objects"]["count"], list(attributes.values()), label_fn, support, set(supervised)
 
 
 @settings(max_examples=40, **SETTINGS)
@@ -68,36 +74,6 @@ def test_objects_count_matches_brute_force_by_every_exact_method(drawn):
         assert BACKENDS["enumerate"].count(encoding, OPTIONS).count == expected
     domains = [c.values for c in task.concepts]
     assert expected <= brute_force_count(domains, label_fn, support, supervised)  # fewer maps
-
-
-@settings(max_examples=25, **SETTINGS)
-@given(object_tasks())
-def test_map_space_lists_as_many_distinct_objects_maps_as_the_brute_force_each_keeping_every_label(drawn):
-    """Every map listed (orbits under object and attribute symmetries walked) is an objects map,
-    (rho, V) with value maps shared by the objects, that keeps every label and supervised vector;
-    all distinct and as many as the brute force finds, so they are exactly its maps."""
-    task, n, attributes, label_fn, support, supervised = drawn
-    space = MapSpace(build_encoding(task, "objects"))
-    maps = list(space.maps())
-    assert (
-        space.count
-        == len(set(maps))
-        == len(maps)
-        == brute_force_objects(n, attributes, label_fn, support, supervised)
-    )
-    m = len(attributes)
-    for cm in maps:
-        rho, v = [cm.pi[o * m] // m for o in range(n)], [cm.pi[a] % m for a in range(m)]
-        assert cm.pi == tuple(rho[o] * m + v[a] for o in range(n) for a in range(m))
-        assert all(cm.f[o * m + a] == cm.f[a] for o in range(n) for a in range(m))
-        for row in support:
-            pred = [0] * len(row)
-            for i, j in enumerate(cm.pi):
-                pred[j] = cm.f[i][row[i]]  # values are 0..size-1, so value numbers
-            assert label_fn(tuple(pred)) == label_fn(row)
-            assert row not in supervised or tuple(pred) == row
-    sample = space.sample(random.Random(7))
-    assert sample in set(maps)
 
 
 def test_mnadd_counts_two_in_the_objects_mode_too():
@@ -147,13 +123,7 @@ def symmetric_object_tasks(draw):
         "support": "exhaustive" if exhaustive else [list(r) for r in support],
         "concept_supervision": [list(r) for r in supervised],
     }
-    task = task_from_dict(data, "symmetric", pathlib.Path("."))
-    code = compile(label, "<label>", "eval")
-
-    def label_fn(row):
-        return int(eval(code, {"__builtins__": {}, **HELPERS, **dict(zip(names, row))}))
-
-    return task, n, list(attributes.values()), label_fn, support, set(supervised)
+    return _drawn(data, names, support, supervised)
 
 
 @settings(max_examples=30, **SETTINGS)
@@ -194,3 +164,33 @@ def test_supervision_breaks_the_object_symmetries_it_does_not_respect():
     # and x and z differ in object 3.
     assert blocks["knowledge objects"] == [[0], [1], [2, 3]]
     assert blocks["knowledge attributes"] == [[0], [1]]
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(st.one_of(object_tasks(), symmetric_object_tasks()))
+def test_map_space_lists_as_many_distinct_objects_maps_as_the_brute_force_each_keeping_every_label(drawn):
+    """Every map listed (orbits under object and attribute symmetries walked) is an objects map,
+    (rho, V) with value maps shared by the objects, that keeps every label and supervised vector;
+    all distinct and as many as the brute force finds, so they are exactly its maps."""
+    task, n, attributes, label_fn, support, supervised = drawn
+    space = MapSpace(build_encoding(task, "objects"))
+    maps = list(space.maps())
+    assert (
+        space.count
+        == len(set(maps))
+        == len(maps)
+        == brute_force_objects(n, attributes, label_fn, support, supervised)
+    )
+    m = len(attributes)
+    for cm in maps:
+        rho, v = [cm.pi[o * m] // m for o in range(n)], [cm.pi[a] % m for a in range(m)]
+        assert cm.pi == tuple(rho[o] * m + v[a] for o in range(n) for a in range(m))
+        assert all(cm.f[o * m + a] == cm.f[a] for o in range(n) for a in range(m))
+        for row in support:
+            pred = [0] * len(row)
+            for i, j in enumerate(cm.pi):
+                pred[j] = cm.f[i][row[i]]  # values are 0..size-1, so value numbers
+            assert label_fn(tuple(pred)) == label_fn(row)
+            assert row not in supervised or tuple(pred) == row
+    sample = space.sample(random.Random(7))
+    assert sample in set(maps)
