@@ -26,7 +26,13 @@ from typing import Any
 
 from pysat.solvers import Solver
 
-from .analysis import interchangeable_blocks, interchangeable_families, object_blocks, support_blocks
+from .analysis import (
+    concept_swap,
+    interchangeable_blocks,
+    interchangeable_families,
+    object_blocks,
+    support_blocks,
+)
 from .backends import CountOptions
 from .circuit import GateAlgebra, compile_expr
 from .encoding import Encoding, encode, example_inputs
@@ -278,7 +284,7 @@ class BlockGroup:
         for family in self.families:
             for b, c in zip(family, family[1:]):
                 pairs.append(list(zip(self.blocks[b], self.blocks[c])))
-        return [tuple(_swapping(self.n, swaps)) for swaps in pairs]
+        return [tuple(concept_swap(self.n, swaps)) for swaps in pairs]
 
     def random(self, rng: random.Random) -> tuple[int, ...]:
         """A uniformly random element: a random exchange of family blocks after random permutations
@@ -293,13 +299,6 @@ class BlockGroup:
                 for i, j in zip(self.blocks[b], self.blocks[c]):
                     exchange[i] = j
         return tuple(exchange[within[i]] for i in range(self.n))
-
-
-def _swapping(n: int, swaps: list[tuple[int, int]]) -> list[int]:
-    perm = list(range(n))
-    for i, j in swaps:
-        perm[i], perm[j] = j, i
-    return perm
 
 
 @dataclasses.dataclass(frozen=True)
@@ -333,15 +332,14 @@ def symmetry_groups(
     """(H_in, H_out) as `plan` used them (its `blocks`): the class of pi is {h_out pi h_in}."""
     if mode == "objects":
         n, m = task.objects.count, len(task.objects.attributes)
-
-        def group(side: str, families: bool) -> ConceptGroup:
-            def part(what: str, size: int) -> BlockGroup:
-                used = blocks[f"knowledge {what[:-1]} families"] if families else []
-                return BlockGroup(size, blocks[f"{side} {what}"], used)
-
-            return ConceptGroup(part("objects", n), part("attributes", m))
-
-        return group("support", False), group("knowledge", True)
+        h_in = ConceptGroup(
+            BlockGroup(n, blocks["support objects"], []), BlockGroup(m, blocks["support attributes"], [])
+        )
+        h_out = ConceptGroup(
+            BlockGroup(n, blocks["knowledge objects"], blocks["knowledge object families"]),
+            BlockGroup(m, blocks["knowledge attributes"], blocks["knowledge attribute families"]),
+        )
+        return h_in, h_out
     k = len(task.concepts)
     one = BlockGroup(1, [[0]], [])
     return (
