@@ -1,18 +1,91 @@
 """rscount: count the reasoning shortcuts of a neuro-symbolic learning task before training it.
 
-The Python API (`load_task`, `count`, `check`) is in rscount.api and importable from here.
+The public API: `load_task`, `task_from_dict`, `count`, `check`, `explain`, `advise`, `sweep`
+(rscount.api), the types they take and return, and the errors they raise (rscount.errors). Names
+are imported on first use, so `import rscount` stays light (the pytest plugin relies on it).
 """
 
-from typing import Any
+from __future__ import annotations
 
-__version__ = "0.1.0"
-__all__ = ["__version__", "load_task", "count", "check"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .errors import (
+    InvalidInput,
+    InvalidSetting,
+    LimitReached,
+    NotApplicable,
+    OutputError,
+    OutputExists,
+    RscountError,
+    TaskError,
+    TaskFileError,
+    TimeLimitExceeded,
+    UnknownMethod,
+    UnknownMode,
+)
+from .version import __version__
+
+if TYPE_CHECKING:
+    from .api import advise, check, count, explain, load_task, sweep, task_from_dict
+    from .counting.result import CountResult
+    from .counting.settings import CountSettings, Method
+    from .insight.advise import Advice
+    from .insight.check import CheckReport, CheckStatus, Unidentified
+    from .insight.explain import Explanation
+    from .insight.sweep import Sweep
+    from .task.model import Concept, Mode, Objects, Task
+
+_LAZY = {
+    **dict.fromkeys(("load_task", "task_from_dict", "count", "check", "explain", "advise", "sweep"), "api"),
+    **dict.fromkeys(("Task", "Concept", "Objects", "Mode"), "task.model"),
+    **dict.fromkeys(("CountSettings", "Method"), "counting.settings"),
+    "CountResult": "counting.result",
+    **dict.fromkeys(("CheckReport", "CheckStatus", "Unidentified"), "insight.check"),
+    "Explanation": "insight.explain",
+    "Advice": "insight.advise",
+    "Sweep": "insight.sweep",
+}
+
+__all__ = [
+    "__version__",
+    "load_task",
+    "task_from_dict",
+    "count",
+    "check",
+    "explain",
+    "advise",
+    "sweep",
+    "Task",
+    "Concept",
+    "Objects",
+    "Mode",
+    "CountSettings",
+    "Method",
+    "CountResult",
+    "CheckReport",
+    "CheckStatus",
+    "Unidentified",
+    "Explanation",
+    "Advice",
+    "Sweep",
+    "RscountError",
+    "InvalidInput",
+    "InvalidSetting",
+    "TaskError",
+    "TaskFileError",
+    "UnknownMethod",
+    "UnknownMode",
+    "NotApplicable",
+    "OutputError",
+    "OutputExists",
+    "LimitReached",
+    "TimeLimitExceeded",
+]
 
 
 def __getattr__(name: str) -> Any:
-    """The API functions, imported on first use (the package's modules import __version__ from here)."""
-    if name in ("load_task", "count", "check"):
-        from . import api
-
-        return getattr(api, name)
+    """The API's functions and types, imported on first use."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'rscount' has no attribute {name!r}")

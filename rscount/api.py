@@ -1,56 +1,125 @@
-"""The Python API for training code: load a task file, count its reasoning shortcuts, check it.
+"""The Python API for training code and notebooks: load a task, count its reasoning shortcuts,
+check it, explain, advise and sweep, with the same checks and errors as the command line.
 
-import rscount
-task = rscount.load_task("tasks/xor3.yaml")
-result = rscount.count(task)            # result.count == 24, result.exact, result.method, ...
-report = rscount.check(task)            # report.verdict, report.unidentified, report.findings
+    import rscount
+    task = rscount.load_task("tasks/xor3.yaml")
+    rscount.count(task).count                    # 24
+    rscount.check(task).status                   # CheckStatus.SHORTCUTS; .unidentified, .findings
+    task = task.with_support([[0, 1, 1]])        # a training pipeline's own rows, checked
+    rscount.count(task, method="exact").count    # 192
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+from collections.abc import Sequence
 
-from .backends import CountOptions, CountResult
-from .batch import Settings
-from .counting import count_task, run_stoppable
-from .task import Task
-from .taskcheck import CheckReport
-from .taskcheck import check as check_task
-from .taskfile import load_task
+from .counting.jobs import count as count_in_child
+from .counting.result import CountResult
+from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
+from .insight import advise as advising
+from .insight import sweep as sweeping
+from .insight.advise import ACTIONS, Advice, Advisor
+from .insight.check import CHECK_TIMEOUT, CheckReport
+from .insight.check import check as check_task
+from .insight.explain import Explanation
+from .insight.explain import explain as explain_task
+from .knowledge.loading import load_task, task_from_dict
+from .task.model import Mode, Task
 
-__all__ = ["load_task", "count", "check"]
+__all__ = ["load_task", "task_from_dict", "count", "check", "explain", "advise", "sweep"]
+
+TaskLike = Task | str | os.PathLike[str]
+TENTHS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def _task(task: Task | str | os.PathLike) -> Task:
+def _task(task: TaskLike) -> Task:
     return task if isinstance(task, Task) else load_task(task)
 
 
+def _settings(
+    method: Method | str,
+    mode: Mode | str | None,
+    epsilon: float,
+    delta: float,
+    seed: int,
+    timeout: float | None,
+) -> CountSettings:
+    return CountSettings(
+        Method.parse(method), None if mode is None else Mode(mode), epsilon, delta, seed, timeout
+    )
+
+
 def count(
-    task: Task | str | os.PathLike,
-    method: str = "auto",
-    mode: str | None = None,
-    epsilon: float = 0.8,
-    delta: float = 0.2,
+    task: TaskLike,
+    method: Method | str = Method.AUTO,
+    mode: Mode | str | None = None,
+    epsilon: float = DEFAULT_EPSILON,
+    delta: float = DEFAULT_DELTA,
     seed: int = 1,
     timeout: float | None = None,
 ) -> CountResult:
     """Count the optimal concept maps of a task (or task file) as `rscount count` does; with a
-    `timeout`, the count runs in a child process that is stopped after that many seconds."""
-    task = _task(task)
-    options = CountOptions(epsilon=epsilon, delta=delta, seed=seed)
-    if timeout is None:
-        return count_task(task, mode or task.mode, method, options)[0]
-    return run_stoppable(_count, task, mode or task.mode, method, options, timeout=timeout)
-
-
-def _count(task: Task, mode: str, method: str, options: CountOptions) -> CountResult:
-    return count_task(task, mode, method, options)[0]
+    `timeout`, the count runs in a child process stopped after that many seconds
+    (TimeLimitExceeded)."""
+    return count_in_child(_task(task), _settings(method, mode, epsilon, delta, seed, timeout))
 
 
 def check(
-    task: Task | str | os.PathLike, method: str = "auto", timeout: float | None = 300, **settings: object
+    task: TaskLike,
+    method: Method | str = Method.AUTO,
+    mode: Mode | str | None = None,
+    epsilon: float = DEFAULT_EPSILON,
+    delta: float = DEFAULT_DELTA,
+    seed: int = 1,
+    timeout: float | None = CHECK_TIMEOUT,
 ) -> CheckReport:
-    """The pre-training design check of a task (or task file): findings, count, verdict and the
-    concepts whose meaning is not identified (settings as for `count`)."""
-    return check_task(_task(task), replace(Settings(), method=method, timeout=timeout, **settings))
+    """The pre-training design check of a task (or task file): findings, count, expectations,
+    the concepts whose meaning it does not identify (`unidentified`) and its `status`."""
+    return check_task(_task(task), _settings(method, mode, epsilon, delta, seed, timeout))
+
+
+def explain(
+    task: TaskLike, mode: Mode | str | None = None, show: int = 5, randomly: bool = False, seed: int = 1
+) -> Explanation:
+    """`show` optimal maps other than the intended one, readably, and how often each concept keeps
+    its meaning (`randomly`: the maps shown are drawn uniformly with `seed`)."""
+    return explain_task(_task(task), None if mode is None else Mode(mode), show, randomly, seed)
+
+
+def advise(
+    task: TaskLike,
+    actions: Sequence[str] = ACTIONS,
+    candidates: int = 40,
+    max_steps: int = 100,
+    method: Method | str = Method.AUTO,
+    mode: Mode | str | None = None,
+    seed: int = 1,
+    timeout: float | None = None,
+    jobs: int | None = 1,
+    emit: str | os.PathLike[str] | None = None,
+    overwrite: bool = False,
+) -> Advice:
+    """A change of the training data that removes the shortcuts (see `rscount advise`), verified;
+    `emit` writes the modified task file."""
+    settings = _settings(method, mode, DEFAULT_EPSILON, DEFAULT_DELTA, seed, timeout)
+    advisor = Advisor(_task(task), settings, jobs)
+    return advising.advise(
+        advisor, actions, candidates, max_steps, None if emit is None else str(emit), overwrite
+    )
+
+
+def sweep(
+    task: TaskLike,
+    fractions: Sequence[float] = TENTHS,
+    seeds: Sequence[int] = (1, 2, 3, 4, 5),
+    supervision: Sequence[float] = (0.0,),
+    method: Method | str = Method.AUTO,
+    mode: Mode | str | None = None,
+    timeout: float | None = None,
+    jobs: int | None = 1,
+) -> sweeping.Sweep:
+    """Counts over nested random supports (fractions of the task's support) and concept-supervision
+    levels, with the robustness score (see `rscount sweep`); `timeout` applies per count."""
+    settings = _settings(method, mode, DEFAULT_EPSILON, DEFAULT_DELTA, seeds[0] if seeds else 1, timeout)
+    return sweeping.sweep(_task(task), seeds, fractions, supervision, settings, jobs)

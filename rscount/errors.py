@@ -1,5 +1,155 @@
-"""The one exception type for user errors: the CLI prints it as one line and exits with code 2."""
+"""The errors rscount raises for its user, one type per kind of problem.
+
+Every error's text is one line that names where the problem is: a file and line, a task field, an
+output, a setting. The library names settings as the Python API spells them (`timeout`, `epsilon`);
+only `rscount.cli` knows which command-line flag sets each, and which exit code each kind gets.
+"""
+
+from __future__ import annotations
+
+MAX_QUOTE = 80  # user values quoted in messages are cut to about this many characters
+
+
+def quote(value: object) -> str:
+    """`repr(value)`, cut to about MAX_QUOTE characters, so a hostile value cannot flood a message."""
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 3] + "..."
+
+
+def _joined(*parts: str | None) -> str:
+    return ": ".join(p for p in parts if p)
+
+
+def _rebuild(cls: type[RscountError], args: tuple[object, ...], state: dict[str, object]) -> RscountError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class RscountError(Exception):
-    """A problem with the user's input (file, field, flag); its message names where it is."""
+    """Base of every error rscount reports to its user (its text is one line). `remedies` names
+    the settings that would get past it (e.g. 'timeout'), for the CLI to point at their flags.
+
+    Errors keep their type and fields when they cross a process boundary (a count runs in a child
+    process): they pickle as their message and attributes, whatever their constructor takes."""
+
+    remedies: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (type(self), self.args, self.__dict__))
+
+
+class InvalidInput(RscountError):
+    """Input rscount cannot use: a task, a file, a setting, an output path."""
+
+
+class TaskError(InvalidInput):
+    """A task's content is invalid; `field` names where (`labels.y`, `support[3]`, '' for the whole)."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(_joined(field, problem))
+
+    def in_file(self, path: str) -> TaskFileError:
+        """The same error, located in the task file at `path`."""
+        return TaskFileError(path, self.field, self.problem)
+
+
+class TaskFileError(TaskError):
+    """A task file is invalid: its path, the field (may be '') and the problem."""
+
+    def __init__(self, path: str, field: str, problem: str) -> None:
+        super().__init__(field, problem)
+        self.path = path
+        self.args = (_joined(path, field, problem),)
+
+
+class FormatError(InvalidInput):
+    """A file that does not follow its format: path, line (None when the whole file) and problem."""
+
+    def __init__(self, path: str, problem: str, line: int | None = None) -> None:
+        self.path = path
+        self.line = line
+        self.problem = problem
+        where = path if line is None else f"{path}:{line}"
+        super().__init__(_joined(where, problem))
+
+
+class DimacsError(FormatError):
+    """A malformed DIMACS CNF file."""
+
+
+class AnnotationError(FormatError):
+    """A malformed or contradicting annotation file (CSV or JSON lines)."""
+
+
+class InvalidSetting(InvalidInput):
+    """A setting of a computation that means nothing (`setting` as the Python API names it)."""
+
+    def __init__(self, setting: str, problem: str) -> None:
+        self.setting = setting
+        self.problem = problem
+        super().__init__(_joined(setting, problem))
+
+
+class UnknownMethod(InvalidSetting):
+    """A counting method that does not exist."""
+
+    def __init__(self, name: str, choices: list[str]) -> None:
+        self.name = name
+        self.choices = choices
+        super().__init__("method", f"unknown method {quote(name)} (choose from {', '.join(choices)})")
+
+
+class UnknownMode(InvalidSetting):
+    """A counting mode that does not exist."""
+
+    def __init__(self, name: str, choices: list[str]) -> None:
+        self.name = name
+        self.choices = choices
+        super().__init__("mode", f"unknown mode {quote(name)} (choose from {', '.join(choices)})")
+
+
+class NotApplicable(InvalidInput):
+    """A method or mode that cannot count this task (the message says why)."""
+
+    def __init__(self, message: str, remedies: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.remedies = remedies
+
+
+class OutputError(InvalidInput):
+    """An output file that cannot be written; `output` names which output (e.g. 'markdown')."""
+
+    def __init__(self, path: str, problem: str, output: str | None = None) -> None:
+        self.path = path
+        self.output = output
+        self.problem = problem
+        super().__init__(_joined(path, problem))
+
+
+class OutputExists(OutputError):
+    """An output file exists and overwriting was not asked for."""
+
+    def __init__(self, path: str, output: str | None = None) -> None:
+        super().__init__(path, "exists (not overwritten)", output)
+
+
+class LimitReached(RscountError):
+    """The work stopped at a resource limit; `known` says what was established before it (or '')."""
+
+    def __init__(self, message: str, known: str = "") -> None:
+        self.known = known
+        super().__init__(message + (f"; {known}" if known else ""))
+
+
+class TimeLimitExceeded(LimitReached):
+    """The time limit (`seconds`) was reached."""
+
+    remedies = ("timeout",)
+
+    def __init__(self, seconds: float, what: str = "", known: str = "") -> None:
+        self.seconds = seconds
+        super().__init__(f"{what + ': ' if what else ''}stopped after the time limit of {seconds:g} s", known)

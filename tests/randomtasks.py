@@ -14,7 +14,7 @@ from bruteforce import brute_force_count, brute_force_joint
 from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
-from rscount.taskfile import task_from_dict
+from rscount.knowledge.loading import task_from_dict
 
 NAMES = "abcd"
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}

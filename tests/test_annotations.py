@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from rscount.api import count
+from rscount import count
 from rscount.errors import RscountError
-from rscount.taskfile import load_task
+from rscount.knowledge.loading import load_task
 
 TASK = """\
 name: add4

@@ -37,11 +37,59 @@ def test_count_stops_at_its_time_limit_with_a_user_error(tmp_path):
         rscount.count(path, method="sdd", timeout=0.5)
 
 
-def test_check_returns_the_verdict_and_the_unidentified_concepts():
+def test_check_returns_its_status_and_the_unidentified_concepts_as_data():
     report = rscount.check(XOR3)  # which pins its count with expect: {count: 24}
-    assert report.valid and not report.free_of_shortcuts and report.exit_code == 0
-    assert set(report.unidentified) == {"c1", "c2", "c3"}
-    assert report.verdict == "pass: 23 shortcuts; concepts involved: c1, c2, c3"
+    assert report.valid and not report.free_of_shortcuts and report.status == rscount.CheckStatus.PASSED
+    assert report.unidentified == {
+        "c1": rscount.Unidentified(("c2", "c3"), True),
+        "c2": rscount.Unidentified(("c1", "c3"), True),
+        "c3": rscount.Unidentified(("c1", "c2"), True),
+    }
+    assert report.to_dict()["unidentified"]["c1"] == {"reads": ["c2", "c3"], "remapped": True}
+
+
+def test_a_training_pipeline_changes_the_support_and_keeps_the_pin():
+    task = rscount.load_task(XOR3)
+    one = task.with_support([[0, 1, 1]])
+    assert rscount.count(one, method="exact").count == 192 and one.expect == task.expect
+    supervised = one.with_supervision([[0, 1, 1]])
+    assert rscount.count(supervised, method="exact").count == 3 * 2 * 2**3  # 3! * 2^(3 * 1), the row fixed
+    assert supervised.support.supervised == {(0, 1, 1)}
+
+
+@pytest.mark.parametrize(
+    ("rows", "field", "problem"),
+    [
+        ([[0, 1, 10]], "support[0]", "value 10 of c3 is outside its domain [0, 1]"),
+        ([[0, 1]], "support[0]", "expected 3 values (one per concept), got 2"),
+        ([{"c1": 0, "c2": 1, "c9": 1}], "support[0]", "unknown concept 'c9'"),
+        ([], "support", "the support is empty"),
+    ],
+)
+def test_bad_rows_from_a_pipeline_are_named_errors(rows, field, problem):
+    task = rscount.load_task(XOR3)
+    with pytest.raises(rscount.TaskError) as caught:
+        task.with_support(rows)
+    assert caught.value.field == field and problem in caught.value.problem
+
+
+def test_supervising_a_row_outside_the_support_is_a_named_error():
+    task = rscount.load_task(XOR3).with_support([[0, 1, 1]])
+    with pytest.raises(rscount.TaskError, match=r"row \[1, 1, 1\] is not in the support"):
+        task.with_supervision([[1, 1, 1]])
+
+
+def test_tasks_from_mappings_explain_advise_and_sweep():
+    data = {"concepts": {"a": [0, 1], "b": [0, 1]}, "labels": {"y": "a ^ b"}, "support": [[0, 1]]}
+    task = rscount.task_from_dict(data, "xor2")
+    assert rscount.count(task).count == 2 * 2**2 * 2  # k! * b^(k(b-1)) * |E(c*)|
+    explained = rscount.explain(task, show=3)
+    assert explained.count == 16 and len(explained.maps) == 3
+    assert explained.to_dict()["mode"] == "disentangled"
+    advice = rscount.advise(task, jobs=1)
+    assert advice.final_count == 1 and advice.verified["count"] == 1
+    swept = rscount.sweep(rscount.task_from_dict({**data, "support": "exhaustive"}, "x"), [0.5], [1, 2])
+    assert [r["fraction"] for r in swept.rows] == [0.5, 1.0, 0.5, 1.0] and swept.to_dict()["task"] == "x"
 
 
 def test_load_task_raises_a_user_error_naming_the_file(tmp_path):

@@ -8,12 +8,12 @@ import re
 import pytest
 from conftest import REPO
 
-from rscount.batch import Settings, count_file
-from rscount.catalogue import task_files
-from rscount.counting import count_task, run_stoppable
-from rscount.taskfile import load_task
+from rscount import count
+from rscount.counting.settings import CountSettings
+from rscount.knowledge.loading import load_task
+from rscount.report.batch import count_file, task_paths
 
-TASKS = task_files(REPO / "tasks")
+TASKS = task_paths([REPO / "tasks"])
 DOC = (REPO / "docs" / "tasks.md").read_text()
 ROW = re.compile(r"^\| \[(?P<file>[^\]]+)\]\([^)]*\) \| (?P<cells>.*) \|$")
 PER_TASK_SECONDS = 120
@@ -38,21 +38,21 @@ def test_every_task_file_is_in_the_catalogue_and_nothing_else():
 
 @pytest.mark.parametrize("path", TASKS, ids=lambda p: p.stem)
 def test_task_counts_as_documented(path):
-    entry = count_file(path, Settings(timeout=PER_TASK_SECONDS))
-    assert entry["count"] is not None, entry["error"]
+    entry = count_file(path, CountSettings(timeout=PER_TASK_SECONDS))
+    record = entry.record
+    assert record is not None and record.count is not None, entry.error
     cells = documented()[path.name]
     count_cell, method_cell = cells["count"], cells["method"]
-    assert method_cell == entry["method"]
-    if entry["exact"]:
-        assert count_cell == str(entry["count"])
+    assert method_cell == record.method
+    if record.exact:
+        assert count_cell == str(record.count)
     else:
         documented_count = int(count_cell.lstrip("~").split()[0])
-        eps = entry["epsilon"]
-        assert documented_count / (1 + eps) ** 2 <= entry["count"] <= documented_count * (1 + eps) ** 2
-    if entry["exact"] and entry["count"] <= ENUMERATE_MAX and entry["method"] != "enumerate":
-        task = load_task(path)
-        again = run_stoppable(count_task, task, task.mode, "enumerate", timeout=PER_TASK_SECONDS)[0]
-        assert again.count == entry["count"]
+        eps = record.epsilon
+        assert documented_count / (1 + eps) ** 2 <= record.count <= documented_count * (1 + eps) ** 2
+    if record.exact and record.count <= ENUMERATE_MAX and record.method != "enumerate":
+        again = count(load_task(path), "enumerate", timeout=PER_TASK_SECONDS)
+        assert again.count == record.count
 
 
 def test_list_shows_every_task(cli):

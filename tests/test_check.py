@@ -12,8 +12,9 @@ from conftest import REPO
 from hypothesis import given, settings
 from randomtasks import specs
 
-from rscount.api import check
-from rscount.taskcheck import ignored_concepts, unidentified_concepts
+from rscount import check
+from rscount.insight.check import unidentified_concepts
+from rscount.knowledge.labels import ignored_concepts
 
 
 def write(tmp_path, text: str, name: str = "t.yaml"):

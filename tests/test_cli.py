@@ -9,7 +9,7 @@ import sys
 import pytest
 from conftest import REPO
 
-from rscount.dimacs import read_dimacs
+from rscount.task import dimacs
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ def test_emit_writes_a_counting_ready_dimacs_and_stops(cli, tmp_path):
     out = tmp_path / "xor3.cnf"
     run = cli("xor", "--bits", "3", "--emit", out)
     assert run.code == 0 and "wrote" in run.out and "optimal" not in run.out
-    cnf = read_dimacs(out)
+    cnf = dimacs.load(out)
     assert len(cnf.projection) == 15
     assert any(name.startswith("P c1 -> c2") for name in cnf.names.values())
 
@@ -128,13 +128,13 @@ def test_emit_ind_writes_the_older_projection_line(cli, tmp_path):
 
 def test_timeout_stops_a_long_count(cli):
     run = cli("xor", "--bits", "7", "--method", "sdd", "--timeout", "1")
-    assert run.code == 2 and "time limit" in run.err
+    assert run.code == 3 and "time limit" in run.err
 
 
 def test_xor8_emission_projects_on_permutation_and_value_map_variables(cli, tmp_path):
     out = tmp_path / "xor8.cnf"
     assert cli("xor", "--bits", "8", "--emit", out).code == 0
-    cnf = read_dimacs(out)
+    cnf = dimacs.load(out)
     assert sorted(cnf.projection) == list(range(1, 8 * 8 + 8 * 2 + 1))
     assert sum(name.startswith("P ") for name in cnf.names.values()) == 64
 
@@ -264,7 +264,7 @@ def test_sampling_a_supervised_task_keeps_supervision_on_the_rows_it_keeps(cli, 
 
 def test_time_limit_covers_encoding_too(cli):
     run = cli("xor", "--bits", "12", "--approx", "--timeout", "0.5")
-    assert run.code == 2 and "time limit" in run.err
+    assert run.code == 3 and "time limit" in run.err
 
 
 def test_supports_too_large_to_encode_are_refused_with_advice(cli):

@@ -12,18 +12,27 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rscount.backends import CountOptions, backends
-from rscount.closed_forms import Inapplicable, closed_form, digit_sum, joint, one_example, symmetric_boolean
-from rscount.counting import build_encoding, count_task
+from rscount import count
+from rscount.counting.backends import BACKENDS
+from rscount.counting.closed_forms import (
+    Inapplicable,
+    closed_form,
+    digit_sum,
+    joint,
+    one_example,
+    symmetric_boolean,
+)
+from rscount.counting.settings import CountSettings
+from rscount.encoding.modes import encode
 from rscount.errors import RscountError
-from rscount.taskfile import builtin_task, task_from_dict
+from rscount.knowledge.loading import task_from_dict
+from rscount.task.families import builtin_task
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bruteforce import brute_force_count  # noqa: E402
 from randomtasks import SETTINGS, Spec, specs, symmetric_specs  # noqa: E402
 
-BACKENDS = backends()
-OPTIONS = CountOptions(epsilon=0.8, delta=0.2, seed=1)
+OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)
 
 
 def make(concepts: dict, labels: dict, support="exhaustive", supervision=None, name="t"):
@@ -34,7 +43,7 @@ def make(concepts: dict, labels: dict, support="exhaustive", supervision=None, n
 
 
 def backend_count(backend: str, task, mode: str = "disentangled") -> int:
-    return BACKENDS[backend].count(build_encoding(task, mode), OPTIONS).count
+    return BACKENDS[backend].count(encode(task, mode), OPTIONS).count
 
 
 # ---------------------------------------------------------------------------------------------
@@ -123,14 +132,14 @@ def test_a_label_that_is_not_injective_in_the_sum_is_refused():
 
 def test_closed_form_method_fails_with_reasons_when_none_applies():
     with pytest.raises(RscountError, match="no closed form applies"):
-        count_task(builtin_task("xor", 3, support=[[0, 0, 0], [1, 1, 1]]), method="closed-form")
+        count(builtin_task("xor", 3, support=[[0, 0, 0], [1, 1, 1]]), "closed-form")
 
 
 def test_auto_uses_the_closed_form_and_backends_agree():
     task = builtin_task("xor", 4)
-    result, encoding = count_task(task)
-    assert result.method == "closed-form" and encoding is None
-    assert result.count == count_task(task, method="sdd")[0].count == 192
+    result = count(task)
+    assert result.method == "closed-form" and result.cnf_size is None
+    assert result.count == count(task, "sdd").count == 192
 
 
 # ---------------------------------------------------------------------------------------------
@@ -226,4 +235,4 @@ def test_joint_count_never_decreases_as_the_support_shrinks(data) -> None:
 
 def test_joint_encoding_is_refused_beyond_its_size_with_advice():
     with pytest.raises(RscountError, match="joint closed form"):
-        build_encoding(builtin_task("xor", 7), "joint")
+        encode(builtin_task("xor", 7), "joint")

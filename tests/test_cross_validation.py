@@ -15,16 +15,16 @@ from itertools import product
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from rscount.backends import CountOptions, backends
-from rscount.closed_forms import closed_form
-from rscount.encoding import encode
+from rscount.counting.backends import BACKENDS
+from rscount.counting.closed_forms import closed_form
+from rscount.counting.settings import CountSettings
+from rscount.encoding.modes import encode
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from randomtasks import SETTINGS, Spec, specs  # noqa: E402
 
 ENUMERATE_MAX = 20_000
-OPTIONS = CountOptions(epsilon=0.8, delta=0.2, seed=1)
-BACKENDS = backends()
+OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)
 
 
 def count(backend: str, task) -> int:

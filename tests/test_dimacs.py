@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from rscount.backends import CountOptions, backends
-from rscount.dimacs import format_dimacs, parse_dimacs
-from rscount.encoding import encode
-from rscount.taskfile import builtin_task
+from rscount.counting.backends import BACKENDS
+from rscount.counting.settings import CountSettings
+from rscount.encoding.modes import encode
+from rscount.task.dimacs import dumps, loads
+from rscount.task.families import builtin_task
 
 
 def test_emitted_encoding_round_trips_exactly():
     enc = encode(builtin_task("xor", 3, [[0, 1, 1], [1, 1, 1]], [[1, 1, 1]]))
     for ind in (False, True):
-        back = parse_dimacs(format_dimacs(enc.cnf, ind=ind))
+        back = loads(dumps(enc.cnf, ind=ind))
         assert back.num_vars == enc.cnf.num_vars
         assert back.clauses == enc.cnf.clauses
         assert back.projection == enc.projection
@@ -21,7 +22,7 @@ def test_emitted_encoding_round_trips_exactly():
 
 def test_header_counts_match_the_body():
     enc = encode(builtin_task("and", 3))
-    text = format_dimacs(enc.cnf)
+    text = dumps(enc.cnf)
     header = next(line for line in text.splitlines() if line.startswith("p "))
     assert header == f"p cnf {enc.cnf.num_vars} {len(enc.cnf.clauses)}"
     body = [line for line in text.splitlines() if not line.startswith(("c", "p"))]
@@ -38,7 +39,7 @@ def test_reread_dimacs_counts_the_same_with_an_independent_counter():
     from pysat.solvers import Solver
 
     enc = encode(builtin_task("xor", 3, [[0, 0, 1], [1, 1, 0]]))
-    cnf = parse_dimacs(format_dimacs(enc.cnf))
+    cnf = loads(dumps(enc.cnf))
     models = 0
     with Solver(name="glucose4", bootstrap_with=cnf.clauses) as solver:
         solver.add_clause([v for v in cnf.projection] + [-v for v in cnf.projection])  # keeps vars known
@@ -46,4 +47,4 @@ def test_reread_dimacs_counts_the_same_with_an_independent_counter():
             model = solver.get_model()
             models += 1
             solver.add_clause([-model[v - 1] for v in cnf.projection])
-    assert models == backends()["sdd"].count(enc, CountOptions()).count == 96
+    assert models == BACKENDS["sdd"].count(enc, CountSettings()).count == 96

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rscount.errors import RscountError
-from rscount.expect import FAIL, INCONCLUSIVE, PASS, judge, parse_expect
+from rscount.task.expectations import FAIL, INCONCLUSIVE, PASS, judge, parse_expect
 
 
 @pytest.mark.parametrize(

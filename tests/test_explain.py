@@ -15,9 +15,10 @@ from conftest import REPO
 from hypothesis import given, settings
 from randomtasks import SETTINGS, Spec, specs, symmetric_specs
 
-from rscount.counting import build_encoding, count_task
-from rscount.maps import ConceptMap, MapSpace
-from rscount.taskfile import load_task
+from rscount import count
+from rscount.encoding.modes import encode
+from rscount.insight.maps import ConceptMap, MapSpace
+from rscount.knowledge.loading import load_task
 
 XOR3 = REPO / "tasks" / "xor3.yaml"
 ROWS3 = [(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)]
@@ -68,11 +69,11 @@ def test_random_maps_on_one_xor_example_keep_its_label(cli):
 
 
 def _support_of_seed(seed: int) -> list[tuple]:
-    from rscount.cli import make_parser
-    from rscount.shortcut_commands import command_task
+    from rscount.cli.main import make_parser
+    from rscount.cli.options import task_from_args
 
     args = make_parser().parse_args(["explain", str(XOR3), "--examples", "1", "--seed", str(seed)])
-    return list(command_task(args).support.rows)
+    return list(task_from_args(args).support.rows)
 
 
 def test_text_names_what_each_concept_reads_and_the_values_that_move(cli):
@@ -108,7 +109,7 @@ def test_map_space_lists_exactly_the_brute_force_maps_of_symmetric_knowledge(spe
 
 def _same_maps_as_brute_force(spec: Spec) -> None:
     task = spec.task()
-    space = MapSpace(build_encoding(task, "disentangled"))
+    space = MapSpace(encode(task, "disentangled"))
     listed = [as_pairs(m, spec.domains) for m in space.maps()]
     expected = set(brute_force_maps(spec.domains, spec.label, list(task.support.rows), set(spec.supervised)))
     assert len(listed) == len(set(listed)) == space.count
@@ -123,7 +124,7 @@ def test_maps_of_knowledge_whose_blocks_exchange_as_wholes_are_the_brute_force_m
     swaps within a side and the exchange of the sides (blocks families)."""
     spec = Spec((2, 2, 2, 2), (("y", "Eq(a + b, c + d)"),), tuple(map(tuple, FAMILY_ROWS)))
     task = spec.task()
-    space = MapSpace(build_encoding(task, "disentangled"))
+    space = MapSpace(encode(task, "disentangled"))
     assert space.outputs.attributes.families == [[0, 1]]
     listed = [as_pairs(m, spec.domains) for m in space.maps()]
     expected = set(brute_force_maps(spec.domains, spec.label, list(task.support.rows), set()))
@@ -145,7 +146,7 @@ def test_samples_are_uniform_over_the_optimal_maps(concepts, label, rows):
     with different numbers of maps, one has classes of two permutations."""
     spec = Spec(tuple(len(v) for v in concepts.values()), (("y", label),), tuple(map(tuple, rows)))
     task = spec.task()
-    space = MapSpace(build_encoding(task, "disentangled"))
+    space = MapSpace(encode(task, "disentangled"))
     expected = set(brute_force_maps(spec.domains, spec.label, list(task.support.rows), set()))
     assert space.count == len(expected)
     _assert_uniform(space, spec.domains, expected, draws=80 * len(expected))
@@ -191,7 +192,7 @@ def test_objects_mode_maps_read_attributes_of_other_objects_and_keep_every_label
     record = cli("explain", path, "--show", "100", "--json").json()
     task = load_task(path)
     assert record["mode"] == "objects"
-    assert record["count"] == count_task(task, "objects", "exact")[0].count > 1
+    assert record["count"] == count(task, "exact", "objects").count > 1
     names = task.names
     for shown in record["maps"]:
         for row in task.support.rows:

@@ -8,7 +8,7 @@ import pytest
 import sympy
 
 from rscount.errors import RscountError
-from rscount.expr import evaluate, parse
+from rscount.task.expressions import evaluate, parse
 
 NAMES = ["a", "b", "c"]
 

@@ -13,18 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from rscount.backends import CountOptions, backends
-from rscount.encoding import encode
-from rscount.taskfile import builtin_task
+from rscount.counting.backends import BACKENDS
+from rscount.counting.settings import CountSettings
+from rscount.encoding.modes import encode
+from rscount.task.families import builtin_task
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bruteforce import brute_force_count  # noqa: E402
 
-GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "golden" / "reference_counts.json"
+GOLDEN = Path(__file__).resolve().parent / "data" / "reference_counts.json"
 CASES = json.loads(GOLDEN.read_text())["cases"]
-OPTIONS = CountOptions(epsilon=0.8, delta=0.2, seed=1)
+OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)
 EXACT_BACKENDS = ("sdd", "enumerate", "decompose")
-BACKENDS = backends()
 
 
 def test_golden_file_is_complete() -> None:

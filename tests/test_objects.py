@@ -12,14 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from randomtasks import HELPERS, SETTINGS, label_expr
 
-from rscount.analysis import attribute_swap, concept_swap, object_blocks, object_swap
-from rscount.backends import CountOptions, backends
-from rscount.counting import build_encoding, count_task
-from rscount.maps import MapSpace
-from rscount.taskfile import task_from_dict
+from rscount import count
+from rscount.counting.backends import BACKENDS
+from rscount.counting.settings import CountSettings
+from rscount.encoding.modes import encode
+from rscount.insight.maps import MapSpace
+from rscount.knowledge.loading import task_from_dict
+from rscount.knowledge.symmetry import attribute_swap, concept_swap, object_blocks, object_swap
 
-BACKENDS = backends()
-OPTIONS = CountOptions()
+OPTIONS = CountSettings()
 ATTRS = "xyz"
 
 
@@ -67,7 +68,7 @@ def test_objects_count_matches_brute_force_by_every_exact_method(drawn):
     task, n, attributes, label_fn, support, supervised = drawn
     expected = brute_force_objects(n, attributes, label_fn, support, supervised)
     assert expected >= 1
-    encoding = build_encoding(task, "objects")
+    encoding = encode(task, "objects")
     assert BACKENDS["decompose"].count(encoding, OPTIONS).count == expected
     assert BACKENDS["sdd"].count(encoding, OPTIONS).count == expected
     if expected <= 5000:
@@ -82,8 +83,8 @@ def test_mnadd_counts_two_in_the_objects_mode_too():
         "labels": {"sum": "digit_1 + digit_2"},
     }
     task = task_from_dict(data, "mnadd", pathlib.Path("."))
-    assert count_task(task, "objects")[0].count == 2
-    assert count_task(task, "disentangled")[0].count == 2
+    assert count(task, mode="objects").count == 2
+    assert count(task, mode="disentangled").count == 2
 
 
 def test_objects_mode_needs_an_objects_section(cli):
@@ -131,7 +132,7 @@ def symmetric_object_tasks(draw):
 def test_objects_count_on_symmetry_classes_matches_brute_force(drawn):
     task, n, attributes, label_fn, support, supervised = drawn
     expected = brute_force_objects(n, attributes, label_fn, support, supervised)
-    assert BACKENDS["decompose"].count(build_encoding(task, "objects"), OPTIONS).count == expected
+    assert BACKENDS["decompose"].count(encode(task, "objects"), OPTIONS).count == expected
 
 
 def test_object_and_attribute_symmetries_found_are_real():
@@ -173,7 +174,7 @@ def test_map_space_lists_as_many_distinct_objects_maps_as_the_brute_force_each_k
     (rho, V) with value maps shared by the objects, that keeps every label and supervised vector;
     all distinct and as many as the brute force finds, so they are exactly its maps."""
     task, n, attributes, label_fn, support, supervised = drawn
-    space = MapSpace(build_encoding(task, "objects"))
+    space = MapSpace(encode(task, "objects"))
     maps = list(space.maps())
     assert (
         space.count

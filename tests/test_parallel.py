@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from rscount.countjob import CountJob, run_count
-from rscount.errors import RscountError
-from rscount.parallel import run_jobs
-from rscount.taskfile import builtin_task, load_task
+from rscount.counting.jobs import CountJob, run_count
+from rscount.counting.parallel import run_jobs
+from rscount.counting.settings import CountSettings
+from rscount.errors import InvalidSetting
+from rscount.knowledge.loading import load_task
+from rscount.task.families import builtin_task
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +30,10 @@ def _jobs() -> list[CountJob]:
     """Counts of different sizes and methods (their results differ, so order mistakes show)."""
     tasks = [builtin_task("xor", 3, {"examples": n, "seed": 5}) for n in (1, 2, 3, 8)]
     tasks += [builtin_task("and", 4), load_task(REPO / "tasks" / "mnadd-half.yaml")]
-    jobs = [CountJob(t, "disentangled") for t in tasks]
-    jobs.append(CountJob(builtin_task("xor", 4), "disentangled", "approx", 0.5, 0.1, 3))
-    jobs.append(CountJob(builtin_task("and", 3, {"examples": 1, "seed": 2}), "joint", "exact"))
+    jobs = [CountJob(t, CountSettings(mode="disentangled")) for t in tasks]
+    approx = CountSettings("approx", "disentangled", epsilon=0.5, delta=0.1, seed=3)
+    jobs.append(CountJob(builtin_task("xor", 4), approx))
+    jobs.append(CountJob(builtin_task("and", 3, {"examples": 1, "seed": 2}), CountSettings("exact", "joint")))
     return jobs
 
 
@@ -48,13 +51,13 @@ def test_in_process_local_pool_and_dask_give_the_same_results_in_order(dask_addr
 
 
 def test_time_limits_hold_inside_dask_workers(dask_address):
-    slow = CountJob(builtin_task("xor", 7), "disentangled", "sdd", timeout=0.2)
+    slow = CountJob(builtin_task("xor", 7), CountSettings("sdd", "disentangled", timeout=0.2))
     (outcome,) = run_jobs(run_count, [slow], dask=dask_address)
     assert outcome.count is None and "time limit" in outcome.error
 
 
 def test_zero_jobs_is_a_user_error():
-    with pytest.raises(RscountError, match="--jobs"):
+    with pytest.raises(InvalidSetting, match="jobs"):
         run_jobs(run_count, _jobs(), jobs=0)
 
 

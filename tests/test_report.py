@@ -11,7 +11,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from conftest import REPO
 
-from rscount.batch import ENTRY_KEYS, Settings, count_files, task_paths
+from rscount.counting.settings import CountSettings
+from rscount.report.batch import ENTRY_KEYS, count_files, task_paths
 
 BUNDLED = ["and3.yaml", "mnadd-half.yaml", "mnadd.yaml", "xor3.yaml"]
 
@@ -87,7 +88,7 @@ def test_a_task_that_cannot_be_counted_is_an_error_case_not_a_crash(cli, tasks, 
     (tasks / "broken.yaml").write_text("concepts: {a: [0, 1]}\nlabels: {y: b}\n")
     xml = tmp_path / "r.xml"
     run = cli("report", tasks, "--junit", xml, "--quiet")
-    assert run.code == 1
+    assert run.code == 2  # an invalid task file: exit 2 (before limits, 3, and failures, 1)
     assert "broken.yaml: error:" in run.out and "unknown concept: 'b'" in run.out
     cases = {c.get("name"): c for c in ET.parse(xml).getroot().iter("testcase")}
     assert cases["broken.yaml"].find("error") is not None and len(cases) == 5
@@ -99,8 +100,8 @@ def test_a_count_over_its_time_limit_is_an_error(tasks):
         "concepts: {" + ", ".join(f"c{i}: [0, 1]" for i in range(1, 10)) + "}\n"
         "labels:\n  y: Xor(" + ", ".join(f"c{i}" for i in range(1, 10)) + ")\n"
     )
-    (entry,) = count_files([slow], Settings(method="sdd", timeout=0.5), jobs=1)
-    assert entry["status"] == "error" and "time limit" in entry["error"]
+    (entry,) = count_files([slow], CountSettings(method="sdd", timeout=0.5), jobs=1)
+    assert entry.status == "limit" and "time limit" in entry.error
 
 
 def test_report_accepts_files_globs_and_directories_each_once(tasks):
@@ -110,20 +111,25 @@ def test_report_accepts_files_globs_and_directories_each_once(tasks):
 
 def test_parallel_and_sequential_reports_agree(tasks):
     paths = task_paths([str(tasks)])
-    one = count_files(paths, Settings(), jobs=1)
-    two = count_files(paths, Settings(), jobs=2)
-    assert [(e["file"], e["count"], e["method"]) for e in one] == [
-        (e["file"], e["count"], e["method"]) for e in two
+    one = count_files(paths, CountSettings(), jobs=1)
+    two = count_files(paths, CountSettings(), jobs=2)
+    assert [(e.file, e.get("count"), e.get("method")) for e in one] == [
+        (e.file, e.get("count"), e.get("method")) for e in two
     ]
 
 
-def test_report_refuses_to_overwrite_an_existing_file_before_counting(cli, tasks, tmp_path):
+def test_report_replaces_its_own_outputs_on_a_rerun(cli, tasks, tmp_path):
     out = tmp_path / "r.json"
-    out.write_text("mine")
-    run = cli("report", tasks, "--json", out)
-    assert run.code == 2 and "--force" in run.err and out.read_text() == "mine"
-    assert cli("report", tasks, "--json", out, "--force", "--quiet").code == 0
+    out.write_text("an old report")
+    assert cli("report", tasks, "--json", out, "--quiet").code == 0
     assert json.loads(out.read_text())["summary"]["tasks"] == 4
+
+
+def test_report_refuses_two_outputs_on_one_path_before_counting(cli, tasks, tmp_path):
+    out = tmp_path / "r.out"
+    run = cli("report", tasks, "--markdown", out, "--json", out)
+    assert run.code == 2 and "--json" in run.err and "also the markdown output" in run.err
+    assert not out.exists()
 
 
 def test_report_of_nothing_is_a_user_error(cli, tmp_path):
@@ -138,7 +144,7 @@ def test_a_report_on_a_dask_cluster_equals_the_local_one(tasks):
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
-        remote = count_files(paths, Settings(), dask=cluster.scheduler_address)
-    local = count_files(paths, Settings(), jobs=1)
+        remote = count_files(paths, CountSettings(), dask=cluster.scheduler_address)
+    local = count_files(paths, CountSettings(), jobs=1)
     keys = ("file", "count", "exact", "method", "status", "verdict")
-    assert [[e[k] for k in keys] for e in remote] == [[e[k] for k in keys] for e in local]
+    assert [[e.get(k) for k in keys] for e in remote] == [[e.get(k) for k in keys] for e in local]

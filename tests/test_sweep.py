@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from rscount.dimacs import Dimacs, write_dimacs
 from rscount.errors import RscountError
-from rscount.knowledge import random_cnf
-from rscount.sweep import grid_tasks, parse_levels, scores
-from rscount.taskfile import load_task
+from rscount.insight.sweep import grid_tasks, parse_levels, scores
+from rscount.knowledge.loading import load_task
+from rscount.task.dimacs import Dimacs, dump
+from rscount.task.families import random_cnf
 
 XOR3 = REPO / "tasks" / "xor3.yaml"
 
@@ -38,7 +38,7 @@ def assert_counts_never_fall_as_support_shrinks(rows: list[dict]) -> None:
 @pytest.fixture
 def random_3cnf(tmp_path: Path) -> Path:
     path = tmp_path / "random6.cnf"
-    write_dimacs(Dimacs(6, random_cnf(6, 6, 3, seed=2)), path)
+    dump(Dimacs(6, random_cnf(6, 6, 3, seed=2)), path)
     return path
 
 

@@ -10,15 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from rscount import permutations
-from rscount.analysis import object_blocks
-from rscount.backends import CountOptions
-from rscount.backends.decompose import BACKEND as DECOMPOSE
-from rscount.counting import count_encoding
-from rscount.encoding import encode
-from rscount.expr import evaluate, parse
-from rscount.taskfile import load_task
+from rscount.counting import plan as planning
+from rscount.counting.backends import BACKENDS
+from rscount.counting.policy import count_encoding
+from rscount.counting.settings import CountSettings
+from rscount.encoding import value_codes
+from rscount.encoding.modes import encode
+from rscount.knowledge.loading import load_task
+from rscount.knowledge.symmetry import object_blocks
+from rscount.task.expressions import evaluate, parse
 
+DECOMPOSE = BACKENDS["decompose"]
 TASKS = Path(__file__).resolve().parents[1] / "tasks"
 FILES = sorted(TASKS.glob("*.yaml"))
 
@@ -485,7 +487,7 @@ def test_the_balanced_row_writer_keeps_a_constraint() -> None:
 # Counts of the small tasks: an exact backend agrees with auto (auto may be ApproxMC: then within
 # its epsilon bound, a guarantee that holds with probability 1 - delta; the seed is fixed).
 
-OPTIONS = CountOptions(epsilon=0.8, delta=0.2, seed=1)
+OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)
 SMALL = {  # file -> exact backend; every entry counts in a few seconds
     **{f"kandy-easy-{k:02d}": "sdd" for k in range(9)},
     "mnlogic-3cnf-6": "sdd",
@@ -504,9 +506,9 @@ KNOWN = {
 
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_small_tasks_count_the_same_exactly_and_by_auto(name: str) -> None:
-    encoding = encode(task(name))
-    exact = count_encoding(encoding, SMALL[name], OPTIONS)
-    auto = count_encoding(encoding, "auto", OPTIONS)
+    encoding = encode(task(name), "disentangled")
+    exact = count_encoding(encoding, OPTIONS.replace(method=SMALL[name]))
+    auto = count_encoding(encoding, OPTIONS)
     assert exact.exact
     if auto.exact:
         assert auto.count == exact.count
@@ -545,23 +547,23 @@ def test_pinned_count_holds_without_the_symmetry_reduction(name: str, monkeypatc
                   for what, size in (("objects", n), ("attributes", m))}  # fmt: skip
         return {**blocks, "knowledge object families": [], "knowledge attribute families": []}
 
-    monkeypatch.setattr(permutations, "interchangeable_blocks", lambda t: _singletons(len(t.concepts)))
-    monkeypatch.setattr(permutations, "support_blocks", lambda t, blocks: _singletons(len(t.concepts)))
-    monkeypatch.setattr(permutations, "interchangeable_families", lambda t, blocks: [])
-    monkeypatch.setattr(permutations, "object_blocks", no_object_symmetry)
+    monkeypatch.setattr(planning, "interchangeable_blocks", lambda t: _singletons(len(t.concepts)))
+    monkeypatch.setattr(planning, "support_blocks", lambda t, blocks: _singletons(len(t.concepts)))
+    monkeypatch.setattr(planning, "interchangeable_families", lambda t, blocks: [])
+    monkeypatch.setattr(planning, "object_blocks", no_object_symmetry)
     t = task(name)
-    result = DECOMPOSE.count(encode(t, objects=t.mode == "objects"), CountOptions())
+    result = DECOMPOSE.count(encode(t), CountSettings())
     assert result.count == t.expect["count"]
 
 
 @pytest.mark.parametrize("name", ["sdd-oia", "sdd-oia-ambulance"])
 def test_pinned_count_holds_without_label_group_factors(name: str, monkeypatch) -> None:
-    def one_group(coding: permutations.ValueMapCoding) -> list[tuple[list[str], list[int]]]:
+    def one_group(coding: value_codes.ValueMapCoding) -> list[tuple[list[str], list[int]]]:
         return [(list(coding.task.labels), list(range(len(coding.task.concepts))))]
 
-    monkeypatch.setattr(permutations.ValueMapCoding, "label_groups", one_group)
+    monkeypatch.setattr(value_codes.ValueMapCoding, "label_groups", one_group)
     t = task(name)
-    result = DECOMPOSE.count(encode(t), CountOptions())
+    result = DECOMPOSE.count(encode(t), CountSettings())
     assert "label_groups" not in result.details
     assert result.count == t.expect["count"]
 
@@ -571,9 +573,9 @@ def test_kand_logic_3_pinned_count_holds_without_exchanging_whole_figures(monkey
         blocks = object_blocks(t)
         return {**blocks, "knowledge object families": [], "knowledge attribute families": []}
 
-    monkeypatch.setattr(permutations, "object_blocks", without_families)
+    monkeypatch.setattr(planning, "object_blocks", without_families)
     t = task("kand-logic-3")
-    result = DECOMPOSE.count(encode(t, objects=True), CountOptions())
+    result = DECOMPOSE.count(encode(t, "objects"), CountSettings())
     assert result.details["classes"] == 12
     assert result.count == t.expect["count"]
 
@@ -583,6 +585,6 @@ def test_approxmc_on_the_whole_objects_cnf_brackets_the_pinned_count(name: str) 
     """An independent route: ApproxMC on the task's whole CNF, no decomposition (fixed seed, so the
     (epsilon, delta) guarantee is one fixed draw)."""
     t = task(name)
-    estimate = count_encoding(encode(t, objects=True), "approxmc", OPTIONS)
+    estimate = count_encoding(encode(t, "objects"), OPTIONS.replace(method="approxmc"))
     pinned = t.expect["count"]
     assert pinned / (1 + OPTIONS.epsilon) <= estimate.count <= pinned * (1 + OPTIONS.epsilon)

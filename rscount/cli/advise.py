@@ -1,0 +1,81 @@
+"""`rscount advise`: find a small change of the training data that removes every shortcut."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import InvalidSetting
+from ..insight.advise import ACTIONS, Advisor, advise
+from ..report.records import to_json
+from ..report.text import advise_text
+from . import options
+from .explain import TASK_HELP, refuse
+from .status import Exit
+
+
+def parallel_options(parser: argparse.ArgumentParser) -> None:
+    """--jobs and --dask: where the counts run."""
+    run = parser.add_argument_group("running the counts")
+    run.add_argument(
+        "--jobs",
+        type=options.positive_int,
+        metavar="N",
+        help="local processes (default: one per core; 1: this process)",
+    )
+    run.add_argument(
+        "--dask", metavar="ADDRESS", help="run the counts on the Dask scheduler at ADDRESS instead"
+    )
+
+
+def add_commands(sub: Any) -> None:
+    """The advise subcommand."""
+    p = sub.add_parser("advise", help="find a small change of the training data that removes every shortcut")
+    p.add_argument("file", metavar="TASK", help=TASK_HELP)
+    p.add_argument(
+        "--actions",
+        default=",".join(ACTIONS),
+        metavar="LIST",
+        help="what the search may do, comma-separated: supervise (concept-supervise a support row), add (add "
+        "a concept combination), annotate (annotate one concept on every example); default all",
+    )
+    p.add_argument(
+        "--candidates",
+        type=options.positive_int,
+        default=40,
+        metavar="N",
+        help="candidates of each kind counted per step, drawn with --seed; the others only when none "
+        "of them lowers the count (default 40)",
+    )
+    p.add_argument(
+        "--max-steps", type=options.positive_int, default=100, metavar="N", help="plan length limit"
+    )
+    p.add_argument(
+        "--emit-task", metavar="PATH", help="write the modified task file (keeps files unless --force)"
+    )
+    parallel_options(p)
+    options.common_options(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`rscount advise`."""
+    refuse(args, {"emit": "advise writes no DIMACS; --emit-task writes the modified task"})
+    actions = [a.strip() for a in args.actions.split(",") if a.strip()]
+    unknown = [a for a in actions if a not in ACTIONS]
+    if unknown or not actions:
+        raise InvalidSetting(
+            "actions", f"{', '.join(unknown) or 'none given'}: choose from {', '.join(ACTIONS)}"
+        )
+    settings = options.settings(args)
+    progress = options.progress(args)
+    task = options.task_from_args(args)
+    advisor = Advisor(task, settings, args.jobs, args.dask, progress)
+    try:
+        record = advise(advisor, actions, args.candidates, args.max_steps, args.emit_task, args.force)
+    finally:
+        progress.clear()
+    print(to_json(record.to_dict()) if args.json else advise_text(record))
+    return Exit.OK
+
+
+HANDLERS = {"advise": run}

@@ -1,0 +1,63 @@
+"""`rscount explain`: show optimal maps other than the intended one, readably."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..counting.isolation import run_stoppable
+from ..errors import InvalidSetting
+from ..insight.explain import explain
+from ..report.records import to_json
+from ..report.text import explain_text
+from . import options
+from .status import Exit
+
+TASK_HELP = "a task file (.yaml) or DIMACS knowledge (.cnf, variable i = concept c<i>)"
+
+
+def add_commands(sub: Any) -> None:
+    """The explain subcommand."""
+    p = sub.add_parser("explain", help="show optimal maps other than the intended one, readably")
+    p.add_argument("file", metavar="TASK", help=TASK_HELP)
+    p.add_argument(
+        "--show", type=options.positive_int, default=5, metavar="N", help="maps to show (default 5)"
+    )
+    p.add_argument(
+        "--random", action="store_true", help="draw the maps shown uniformly at random (with --seed)"
+    )
+    options.common_options(p)
+
+
+def refuse(args: argparse.Namespace, unused: dict[str, str]) -> None:
+    """Refuse shared flags a command does not use (`unused`: flag attribute -> why)."""
+    for dest, why in unused.items():
+        if getattr(args, dest, None) not in (None, False):
+            raise InvalidSetting(dest, why)
+
+
+def run(args: argparse.Namespace) -> int:
+    """`rscount explain`."""
+    why = "explain finds every map through the exact decomposition; it takes no counting method"
+    refuse(args, {"emit": "explain writes no DIMACS", "method": why})
+    settings = options.settings(args)
+    progress = options.progress(args)
+    task = options.task_from_args(args)
+    try:
+        record = run_stoppable(
+            explain,
+            task,
+            settings.mode,
+            args.show,
+            args.random,
+            args.seed,
+            progress,
+            timeout=settings.timeout,
+        )
+    finally:
+        progress.clear()
+    print(to_json(record.to_dict()) if args.json else explain_text(record))
+    return Exit.OK
+
+
+HANDLERS = {"explain": run}

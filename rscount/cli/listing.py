@@ -1,0 +1,49 @@
+"""`rscount list`: the task files of a directory, or (with --markdown) the catalogue of their counts."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..counting.settings import CountSettings
+from ..knowledge.loading import load_task
+from ..outputs import check_outputs, write_output
+from ..progress import Progress
+from ..report.batch import count_files, task_paths
+from ..report.catalogue import markdown
+from ..task.summary import describe
+from .status import Exit
+
+KEYS = ["file", "task", "concepts", "labels", "support", "supervised", "mode"]
+
+
+def add_commands(sub: Any) -> None:
+    """The list subcommand."""
+    p = sub.add_parser("list", help="the task files of a directory; --markdown also counts them")
+    p.add_argument("directory", nargs="?", default="tasks", help="directory of task files (default tasks)")
+    p.add_argument("--markdown", metavar="PATH", help="count every task by auto and write a Markdown table")
+    p.add_argument("--timeout", type=float, default=120, metavar="SECONDS", help="per task (default 120)")
+    p.add_argument("--force", action="store_true", help="let --markdown overwrite an existing file")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Describe the task files of a directory, or count them into a Markdown table."""
+    files = task_paths([args.directory])
+    if not args.markdown:
+        rows = [{"file": f.name, **describe(load_task(f))} for f in files]
+        widths = {k: max(len(k), *(len(str(r[k])) for r in rows)) if rows else len(k) for k in KEYS}
+        print("  ".join(k.ljust(widths[k]) for k in KEYS))
+        for r in rows:
+            print("  ".join(str(r[k]).ljust(widths[k]) for k in KEYS))
+        return Exit.OK
+    check_outputs({"markdown": args.markdown}, args.force)
+    progress = Progress()
+    entries = count_files(files, CountSettings(timeout=args.timeout), jobs=1, progress=progress)
+    progress.clear()
+    command = f"rscount list {args.directory} --markdown {args.markdown} --timeout {args.timeout:g}"
+    write_output(args.markdown, markdown(entries, command), "markdown", args.force)
+    print(f"wrote {args.markdown}: {len(entries)} tasks")
+    return Exit.OK
+
+
+HANDLERS = {"list": run}

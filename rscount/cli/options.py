@@ -1,0 +1,198 @@
+"""Command-line pieces every counting subcommand shares: the support, counting and output flags, the
+count settings they make, and the task a command line describes."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..counting.backends import BACKENDS
+from ..counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
+from ..knowledge.loading import checked, load_task
+from ..progress import Progress
+from ..task import dimacs
+from ..task.families import builtin_task, cnf_task, dimacs_task, random_cnf
+from ..task.model import Mode, Task
+from ..task.support import support_from_spec
+
+FAMILY_COMMANDS = ("xor", "and", "or")
+BUILTIN_COMMANDS = (*FAMILY_COMMANDS, "random", "cnf")
+
+
+def _amount(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+def support_options(parser: argparse.ArgumentParser) -> None:
+    """--fraction/--examples, --seed and --concept-sup."""
+    sup = parser.add_argument_group("training support")
+    size = sup.add_mutually_exclusive_group()
+    size.add_argument(
+        "--fraction",
+        type=_amount,
+        metavar="F",
+        help="sample this fraction (<= 1) of the support, or this many vectors (> 1)",
+    )
+    size.add_argument("--examples", type=int, metavar="N", help="sample N distinct concept vectors")
+    sup.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        metavar="S",
+        help="seed for sampling, random knowledge and ApproxMC (default 1)",
+    )
+    sup.add_argument(
+        "--concept-sup",
+        type=_amount,
+        metavar="F|N",
+        help="concept-supervise this fraction (<= 1) or number (> 1) of support rows",
+    )
+
+
+def output_options(parser: argparse.ArgumentParser, emit: bool = True) -> None:
+    """--json, --quiet and --verbose; with `emit`, also --emit, --ind and --force."""
+    out = parser.add_argument_group("output")
+    if emit:
+        out.add_argument(
+            "--emit", metavar="PATH", help="write the DIMACS encoding; counts too only if a method is given"
+        )
+        out.add_argument("--ind", action="store_true", help="write the projection as 'c ind' (with --emit)")
+        out.add_argument("--force", action="store_true", help="let --emit overwrite an existing file")
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    out.add_argument("--verbose", "-v", action="store_true", help="also say why no closed form applied")
+
+
+def common_options(parser: argparse.ArgumentParser) -> None:
+    """The support, counting and output flags every counting command shares."""
+    support_options(parser)
+    counting_options(parser)
+    output_options(parser)
+
+
+def counting_options(parser: argparse.ArgumentParser, timeout: float | None = None, per: str = "") -> None:
+    """The mode, method, ApproxMC and time-limit flags (`per` qualifies the time limit's help)."""
+    how = parser.add_argument_group("counting")
+    how.add_argument(
+        "--mode",
+        choices=list(Mode),
+        help="disentangled: maps (pi, f) as rsbench countrss; joint: any map D -> D (eq. 7); objects: "
+        "object and attribute permutations with one value map per attribute shared by all objects "
+        "(default: the task file's mode:, else objects for tasks with objects:, else disentangled)",
+    )
+    method = how.add_mutually_exclusive_group()
+    shortcuts = {
+        "--closed-form": (
+            Method.CLOSED_FORM,
+            "exact count by a closed form (fails, saying why, where none applies)",
+        ),
+        "--exact": (
+            Method.EXACT,
+            "exact count: decomposition by permutation with SDDs (disentangled), SDD (joint)",
+        ),
+        "--approx": (
+            Method.APPROX,
+            "approximate count: ApproxMC per permutation class when few, else whole CNF",
+        ),
+        "--enumerate": (Method.ENUMERATE, "exact count by SAT enumeration (small counts)"),
+    }
+    for option, (const, text) in shortcuts.items():
+        method.add_argument(option, dest="method", action="store_const", const=const, help=text)
+    method.add_argument(
+        "--method",
+        dest="method",
+        metavar="NAME",
+        help=f"auto (default: a closed form if one applies, else a backend), {Method.CLOSED_FORM}, "
+        f"{Method.EXACT}, {Method.APPROX}, or a backend: " + ", ".join(sorted(BACKENDS)),
+    )
+    how.add_argument(
+        "--epsilon",
+        type=float,
+        default=DEFAULT_EPSILON,
+        help=f"ApproxMC tolerance (default {DEFAULT_EPSILON})",
+    )
+    how.add_argument(
+        "--delta",
+        type=float,
+        default=DEFAULT_DELTA,
+        help=f"ApproxMC confidence 1-delta (default {DEFAULT_DELTA})",
+    )
+    how.add_argument(
+        "--timeout",
+        type=float,
+        default=timeout,
+        metavar="SECONDS",
+        help="stop counting after this long" + per + "; exit code 3",
+    )
+
+
+def settings(args: argparse.Namespace) -> CountSettings:
+    """The count settings the counting flags give (checked: bad values name their flag)."""
+    return CountSettings(
+        method=args.method or Method.AUTO,
+        mode=args.mode,
+        epsilon=args.epsilon,
+        delta=args.delta,
+        seed=args.seed,
+        timeout=args.timeout,
+    )
+
+
+def progress(args: argparse.Namespace) -> Progress:
+    """A progress display on a terminal, unless --quiet (or --json)."""
+    return Progress(enabled=False if args.quiet or getattr(args, "json", False) else None)
+
+
+def _support_override(args: argparse.Namespace) -> tuple[Any, Any]:
+    """Support and supervision specs from the flags (None where the flags say nothing)."""
+    support: Any = None
+    if args.fraction is not None:
+        support = {"sample": args.fraction, "seed": args.seed}
+    elif args.examples is not None:
+        support = {"examples": args.examples, "seed": args.seed}
+    supervision = {"sample": args.concept_sup, "seed": args.seed} if args.concept_sup else None
+    return support, supervision
+
+
+def task_from_args(args: argparse.Namespace) -> Task:
+    """The task a command line describes: a built-in family, or a file (task file, rsbench config or
+    DIMACS knowledge) with the support flags applied."""
+    support, supervision = _support_override(args)
+    if args.command in BUILTIN_COMMANDS:
+        spec = support or "exhaustive"
+        if args.command in FAMILY_COMMANDS:
+            return checked(builtin_task(args.command, args.bits, spec, supervision))
+        if args.command == "random":
+            clauses = random_cnf(args.bits, args.clauses, args.length, args.seed)
+            name = f"random{args.bits}-m{args.clauses}-l{args.length}-seed{args.seed}"
+            return checked(cnf_task(name, clauses, args.bits, spec, supervision))
+        name = Path(args.file).name.removesuffix(".cnf")
+        return checked(dimacs_task(name, dimacs.load(args.file), spec, supervision))
+    task = load_task(args.file)
+    if support is None and supervision is None:
+        return task
+    old = task.support
+    if support is None:
+        support = "exhaustive" if old.exhaustive else [list(r) for r in old.rows]
+    new = support_from_spec(task.names, task.domains, support, supervision, "support", old)
+    if supervision is None:  # the file's supervision, on the rows the sample kept
+        return task.with_support(new.given_rows())
+    return task.with_support(new.given_rows(), new.supervised)

@@ -1,0 +1,30 @@
+"""How much work a backend may do before it gives up, so that `auto` can try a method and move on:
+a backend raises BudgetExceeded when a bound it understands is exceeded (decompose and
+decompose-approx bound the permutation classes, enumerate the solver models)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Bounds on a backend's work (None: unbounded)."""
+
+    max_classes: int | None = None
+    max_models: int | None = None
+
+
+UNBOUNDED = Budget()
+
+
+class BudgetExceeded(Exception):
+    """A backend gave up at its budget (the message says which bound)."""
+
+
+class TooManyClasses(BudgetExceeded):
+    """More permutation classes survive pruning than the budget allows."""
+
+
+class TooManyModels(BudgetExceeded):
+    """Enumeration needs more solver models than the budget allows."""

@@ -1,0 +1,65 @@
+"""The double classes H_out pi H_in of concept permutations under two symmetry groups given by blocks
+(and families of blocks exchanged as wholes): one representative per class with the class size,
+built concept by concept so that a caller can prune prefixes no optimal map extends."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+
+
+def classes(
+    inputs: list[list[int]],
+    outputs: list[list[int]],
+    viable: Callable[[list[tuple[int, int]]], bool],
+    families: Sequence[Sequence[int]] = (),
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """One pi per double class H_out pi H_in, with the class size: (pi, size). H_in permutes
+    ground-truth concepts within `inputs` blocks, H_out predicted concepts within `outputs` blocks;
+    a class is fixed by how many concepts of each input block go to each output block. Concepts are
+    placed block by block (a prefix that is not `viable` is not extended).
+
+    `families` (only with singleton input blocks, H_in trivial) are sets of output block numbers
+    whose blocks are interchangeable as wholes (same size; exchanging two, element by element in
+    block order, is a symmetry too): H_out then also permutes them, and a class is fixed by which
+    concepts share a block. A block of a family is only opened when every earlier block of its
+    family is in use, which picks one pi per class; H_out acts freely, so every class has |H_out|
+    members."""
+    if families and any(len(block) > 1 for block in inputs):
+        raise ValueError("families of output blocks need singleton input blocks")
+    earlier = {b: [c for c in family if c < b] for family in families for b in family}
+    family_factor = math.prod(math.factorial(len(family)) for family in families)
+    order = [i for block in inputs for i in block]
+    block_in = {i: a for a, block in enumerate(inputs) for i in block}
+    pi = [0] * len(order)
+    placed: list[tuple[int, int]] = []
+    used = [0] * len(outputs)
+    table: dict[tuple[int, int], int] = defaultdict(int)
+    fixed = math.prod(math.factorial(len(b)) for b in inputs) * math.prod(
+        math.factorial(len(b)) for b in outputs
+    )
+    chosen: list[int] = []
+
+    def go(n: int) -> Iterator[tuple[tuple[int, ...], int]]:
+        if n == len(order):
+            yield tuple(pi), family_factor * fixed // math.prod(math.factorial(m) for m in table.values())
+            return
+        i = order[n]
+        same_block = n > 0 and block_in[order[n - 1]] == block_in[i]
+        for b in range(chosen[-1] if same_block else 0, len(outputs)):
+            if used[b] == len(outputs[b]) or (used[b] == 0 and any(used[c] == 0 for c in earlier.get(b, ()))):
+                continue
+            pi[i] = outputs[b][used[b]]
+            used[b] += 1
+            table[block_in[i], b] += 1
+            chosen.append(b)
+            placed.append((i, pi[i]))
+            if viable(placed):
+                yield from go(n + 1)
+            placed.pop()
+            chosen.pop()
+            table[block_in[i], b] -= 1
+            used[b] -= 1
+
+    yield from go(0)

@@ -1,0 +1,141 @@
+"""Choosing how to count a task: a closed form where its preconditions hold, else an encoding and a
+backend: `auto` (the cheapest that will finish), `exact`, `approx`, or one backend by name."""
+
+from __future__ import annotations
+
+import time
+
+from ..encoding.model import Encoding
+from ..encoding.modes import encode
+from ..errors import NotApplicable
+from ..progress import Progress
+from ..task.model import Mode, Task
+from .backends import BACKENDS
+from .budget import Budget, BudgetExceeded
+from .closed_forms import closed_form
+from .result import CountResult
+from .settings import DEFAULT_SETTINGS, CountSettings, Method
+
+AUTO_ENUMERATE_LIMIT = 1000
+# decompose costs about 1.5 ms per permutation class on 8 Boolean concepts (benchmarks/), so auto
+# lets it count at most this many classes before it turns to ApproxMC.
+AUTO_DECOMPOSE_MAX_CLASSES = 5000
+# decompose-approx runs ApproxMC once per permutation class (about 0.1 s at least), so `approx`
+# uses it only when few classes survive pruning; plain ApproxMC otherwise.
+APPROX_DECOMPOSE_MAX_CLASSES = 64
+# The fastest exact backend measured for each mode (docs/performance.md).
+EXACT_BACKEND = {Mode.DISENTANGLED: Method.DECOMPOSE, Mode.OBJECTS: Method.DECOMPOSE, Mode.JOINT: Method.SDD}
+
+
+def _chosen(result: CountResult, why: str) -> CountResult:
+    result.details["auto"] = why
+    return result
+
+
+def auto_count(encoding: Encoding, settings: CountSettings, progress: Progress | None = None) -> CountResult:
+    """auto: in the disentangled and objects modes, decompose by permutation when at most
+    AUTO_DECOMPOSE_MAX_CLASSES classes survive pruning (the pruning runs first and costs SAT calls
+    only); otherwise enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models, and use
+    ApproxMC beyond. The joint mode's CNF (small by construction): enumeration, else SDD.
+
+    Decomposition goes first because a failed enumeration probe costs up to AUTO_ENUMERATE_LIMIT
+    solver calls on the whole CNF (seconds on supports of thousands of vectors), while a count
+    that enumeration could finish has at most that many classes (each kept class holds at least
+    one solver model), which decompose counts quickly."""
+    if encoding.mode != Mode.JOINT:
+        budget = Budget(max_classes=AUTO_DECOMPOSE_MAX_CLASSES)
+        try:
+            result = BACKENDS[Method.DECOMPOSE].count(encoding, settings, progress, budget)
+            return _chosen(result, f"at most {AUTO_DECOMPOSE_MAX_CLASSES} permutation classes survive")
+        except BudgetExceeded as exc:
+            reason = str(exc)
+    else:
+        reason = "the joint mode"
+    try:
+        result = BACKENDS[Method.ENUMERATE].count(
+            encoding, settings, progress, Budget(max_models=AUTO_ENUMERATE_LIMIT)
+        )
+        return _chosen(result, f"{reason}; at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated")
+    except BudgetExceeded:
+        pass
+    if encoding.mode == Mode.JOINT:
+        result = BACKENDS[Method.SDD].count(encoding, settings, progress, Budget())
+        return _chosen(result, f"more than {AUTO_ENUMERATE_LIMIT} models; the joint CNF by SDD")
+    result = BACKENDS[Method.APPROXMC].count(encoding, settings, progress, Budget())
+    return _chosen(result, f"{reason} and more than {AUTO_ENUMERATE_LIMIT} solver models")
+
+
+def approx_count(
+    encoding: Encoding, settings: CountSettings, progress: Progress | None = None
+) -> CountResult:
+    """approx: ApproxMC per permutation class when few classes survive pruning (disentangled and
+    objects modes), else ApproxMC on the whole CNF; both with the settings' (epsilon, delta)."""
+    if encoding.mode != Mode.JOINT:
+        budget = Budget(max_classes=APPROX_DECOMPOSE_MAX_CLASSES)
+        try:
+            result = BACKENDS[Method.DECOMPOSE_APPROX].count(encoding, settings, progress, budget)
+            return _chosen(result, "few permutation classes: ApproxMC per class")
+        except BudgetExceeded as exc:
+            reason = f"{exc}: ApproxMC on the whole CNF"
+    else:
+        reason = f"the {encoding.mode} CNF by ApproxMC"
+    return _chosen(BACKENDS[Method.APPROXMC].count(encoding, settings, progress, Budget()), reason)
+
+
+def count_encoding(
+    encoding: Encoding, settings: CountSettings, progress: Progress | None = None
+) -> CountResult:
+    """Count an encoding in this process by the settings' method (a policy or a backend)."""
+    start = time.perf_counter()
+    method = settings.method
+    if method == Method.AUTO:
+        result = auto_count(encoding, settings, progress)
+    elif method == Method.APPROX:
+        result = approx_count(encoding, settings, progress)
+    elif method == Method.EXACT:
+        result = BACKENDS[EXACT_BACKEND[encoding.mode]].count(encoding, settings, progress, Budget())
+    elif method in BACKENDS:
+        result = BACKENDS[method].count(encoding, settings, progress, Budget())
+    else:
+        raise NotApplicable(f"the method {method} counts tasks, not encodings")
+    result.seconds = time.perf_counter() - start
+    result.cnf_size = {
+        "variables": encoding.cnf.num_vars,
+        "clauses": len(encoding.cnf.clauses),
+        "map_variables": len(encoding.projection),
+    }
+    return result
+
+
+def count_task(
+    task: Task,
+    settings: CountSettings = DEFAULT_SETTINGS,
+    progress: Progress | None = None,
+    encoding: Encoding | None = None,
+) -> CountResult:
+    """Count `task` in this process: by a closed form when the method is closed-form, or auto and
+    one applies; otherwise encode (unless `encoding` is given) and run the backend. Why no closed
+    form applied is in the result's details (`closed_forms_inapplicable`)."""
+    mode = settings.mode_for(task)
+    reasons: list[str] = []
+    if settings.method in (Method.AUTO, Method.CLOSED_FORM):
+        start = time.perf_counter()
+        found = closed_form(task, mode)
+        if isinstance(found, tuple):
+            name, form = found
+            details = {"closed_form": name, "formula": form.formula, "expression": form.expression}
+            if settings.method == Method.AUTO:
+                details["auto"] = "a closed form applies"
+            seconds = time.perf_counter() - start
+            return CountResult(form.count, True, Method.CLOSED_FORM, seconds, details=details)
+        reasons = found
+        if settings.method == Method.CLOSED_FORM:
+            raise NotApplicable("no closed form applies to this task: " + "; ".join(reasons))
+    if encoding is None:
+        if progress:
+            progress.update(f"encoding {task.name}", force=True)
+        encoding = encode(task, mode, progress)
+    result = count_encoding(encoding, settings, progress)
+    if reasons:
+        result.details["closed_forms_inapplicable"] = reasons
+    return result

@@ -1,0 +1,60 @@
+"""SAT pruning of partial concept permutations: a prefix that no optimal map extends is dropped."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pysat.solvers import Solver
+
+from ..encoding.model import Encoding
+from ..encoding.modes import encode
+from ..task.model import Task
+
+# Prefixes of pi are pruned on the CNF of at most this many support rows (every supervised row
+# first, then rows evenly spread over the support): a prefix no optimal map of those rows extends
+# has no optimal map at all, so the pruning stays sound; a complete pi is then checked on the
+# whole CNF, so exactly the classes with an optimal map survive. Measured (2 cores): V-LoL Complex,
+# 4 cars, 1000 rows: plan 39.5 s on the whole CNF for every check, 3.9 s with 64-row prefixes.
+PRUNE_ROWS = 64
+
+
+def pruning_task(task: Task, limit: int = PRUNE_ROWS) -> Task:
+    """`task` with its support cut to at most `limit` rows: the supervised rows first, then rows
+    evenly spread over the support (itself when it has at most `limit` rows)."""
+    rows = task.support.rows
+    if len(rows) <= limit:
+        return task
+    supervised = [r for r in rows if r in task.support.supervised][:limit]
+    others = [r for r in rows if r not in task.support.supervised]
+    room = limit - len(supervised)
+    spread = [others[n * len(others) // room] for n in range(room)] if room and others else []
+    return task.with_support(supervised + spread, supervised)
+
+
+class Viability:
+    """SAT checks of partial maps given as assumptions (a function of an encoding): a prefix on
+    the CNF of pruning_task(task) (a necessary condition), a complete map on the whole CNF too."""
+
+    def __init__(self, encoding: Encoding) -> None:
+        self.encoding = encoding
+        self.solver = Solver(name="glucose4", bootstrap_with=encoding.counting_view[0])
+        small = pruning_task(encoding.task)
+        if small is encoding.task:
+            self.small_encoding, self.small_solver = encoding, self.solver
+        else:
+            self.small_encoding = encode(small, encoding.mode)
+            self.small_solver = Solver(name="glucose4", bootstrap_with=self.small_encoding.counting_view[0])
+
+    def __call__(self, assumptions: Callable[[Encoding], list[int]], complete: bool) -> bool:
+        """Whether some optimal map extends the partial map (for a complete map: exactly)."""
+        if not self.small_solver.solve(assumptions=assumptions(self.small_encoding)):
+            return False
+        if not complete or self.small_solver is self.solver:
+            return True
+        return bool(self.solver.solve(assumptions=assumptions(self.encoding)))
+
+    def close(self) -> None:
+        """Free the solvers."""
+        self.solver.delete()
+        if self.small_solver is not self.solver:
+            self.small_solver.delete()

@@ -1,0 +1,45 @@
+"""The result of one count: the number of optimal concept maps (or ApproxMC's estimate), how it
+was obtained, and the size of the CNF it was counted on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .settings import Method
+
+
+@dataclass
+class CountResult:
+    """A count of optimal concept maps (the estimate, for approximate methods), with ApproxMC's
+    epsilon, delta and seed when approximate, the CNF's size when one was built (variables,
+    clauses, map_variables) and method-specific details."""
+
+    count: int
+    exact: bool
+    method: Method
+    seconds: float = 0.0
+    epsilon: float | None = None
+    delta: float | None = None
+    seed: int | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    cnf_size: dict[str, int] | None = None
+
+    @property
+    def shortcuts(self) -> int:
+        """Optimal maps other than the intended one (an estimate when the count is approximate)."""
+        return max(self.count - 1, 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plain-data form (counts stay Python integers, however large)."""
+        return {
+            "count": self.count,
+            "exact": self.exact,
+            "method": str(self.method),
+            "seconds": self.seconds,
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+            "seed": self.seed,
+            "details": dict(self.details),
+            "cnf_size": self.cnf_size,
+        }

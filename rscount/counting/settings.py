@@ -1,0 +1,84 @@
+"""How to count: the method, the mode, ApproxMC's tolerance and confidence, the seed and the time
+limit, in one immutable value that every command, the API and the batch runners share."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ..errors import InvalidSetting, UnknownMethod, UnknownMode
+from ..task.model import Mode, Task
+
+DEFAULT_EPSILON = 0.8
+DEFAULT_DELTA = 0.2
+
+
+class Method(StrEnum):
+    """A counting method: a policy (auto, closed-form, exact, approx) or a backend."""
+
+    AUTO = "auto"  # a closed form if one applies, else the backend the task's shape calls for
+    CLOSED_FORM = "closed-form"
+    EXACT = "exact"  # the fastest exact backend measured for the mode
+    APPROX = "approx"  # ApproxMC per permutation class when few, else on the whole CNF
+    ENUMERATE = "enumerate"
+    SDD = "sdd"
+    DECOMPOSE = "decompose"
+    DECOMPOSE_APPROX = "decompose-approx"
+    APPROXMC = "approxmc"
+
+    @classmethod
+    def parse(cls, name: Any) -> Method:
+        """The method called `name`; UnknownMethod otherwise."""
+        try:
+            return cls(name)
+        except ValueError:
+            raise UnknownMethod(str(name), list(cls)) from None
+
+
+def parse_mode(name: Any) -> Mode:
+    """The counting mode called `name`; UnknownMode otherwise."""
+    try:
+        return Mode(name)
+    except ValueError:
+        raise UnknownMode(str(name), list(Mode)) from None
+
+
+@dataclass(frozen=True)
+class CountSettings:
+    """How to count a task. `mode` None counts in the task's own mode; `timeout` None has no time
+    limit (an infinite one is none); epsilon and delta are ApproxMC's, used by approximate methods."""
+
+    method: Method = Method.AUTO
+    mode: Mode | None = None
+    epsilon: float = DEFAULT_EPSILON
+    delta: float = DEFAULT_DELTA
+    seed: int = 1
+    timeout: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "method", Method.parse(self.method))
+        if self.mode is not None:
+            object.__setattr__(self, "mode", parse_mode(self.mode))
+        if not self.epsilon > 0 or math.isinf(self.epsilon):
+            raise InvalidSetting("epsilon", f"must be a positive number, not {self.epsilon}")
+        if not 0 < self.delta < 1:
+            raise InvalidSetting("delta", f"must lie in (0, 1), not {self.delta}")
+        if self.timeout is not None:
+            if not self.timeout > 0:
+                raise InvalidSetting("timeout", f"must be a positive number of seconds, not {self.timeout}")
+            if math.isinf(self.timeout):
+                object.__setattr__(self, "timeout", None)
+
+    def mode_for(self, task: Task) -> Mode:
+        """The mode a task is counted in: this one, or the task's own."""
+        return self.mode or task.mode
+
+    def replace(self, **changes: Any) -> CountSettings:
+        """These settings with some changed (checked again)."""
+        return dataclasses.replace(self, **changes)
+
+
+DEFAULT_SETTINGS = CountSettings()

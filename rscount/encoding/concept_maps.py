@@ -1,0 +1,195 @@
+"""Compile a task to CNF whose models are exactly the optimal concept maps (pi, f): the disentangled
+count (rsbench countrss) and the objects count.
+
+Variables: P[i][j] (ground-truth concept i feeds predicted concept j; a permutation) and F[i][v]
+(the value f_i(v) in the domain of the concept i feeds: one variable when every domain is binary,
+else one-hot over positions). Per unsupervised example, X variables give the predicted concept
+values through a multiplexer on P, and the knowledge is compiled on them and pinned to the label.
+All auxiliaries are functionally determined by P and F, which form the projection set. In the
+objects count, P[i][j] is the gate V[a_i][a_j] & R[o_i][o_j] of a permutation R of objects and V
+of attributes, and every object shares one value map per attribute.
+
+When all domains have the same size b, a value v of concept i that no support row shows is only
+constrained by "f_i(v) is one of the b values", whatever pi is: it multiplies the count by b.
+Those F variables and their clauses go last in the CNF (so the emitted DIMACS stays complete) and
+backends count only the leading core, times `factor`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import NotApplicable
+from ..knowledge.circuit import FALSE, CNFBuilder, compile_expr, exactly_one
+from ..progress import Progress
+from ..task.model import Mode, Task
+from ..version import __version__
+from .inputs import example_inputs
+from .model import Encoding
+from .pool import MapPool
+
+MAX_EXAMPLES = 100_000
+
+
+@dataclass
+class _Maps:
+    """The map variables of one encoding: P (literals or gates), F per concept, the permutations
+    whose rows and columns are exactly-one (P itself, or R and V), and the unseen-value variables."""
+
+    p: list[list[int]]
+    f: list[list[list[int]]]
+    permutations: list[list[list[int]]]
+    unseen: set[int] = field(default_factory=set)
+
+
+def encode_maps(task: Task, progress: Progress | None = None, objects: bool = False) -> Encoding:
+    """The CNF of the disentangled count of `task`, or with `objects` of its objects count."""
+    if task.support.size > MAX_EXAMPLES:
+        raise NotApplicable(
+            f"{task.name}: the support has {task.support.size} concept vectors, more than the "
+            f"{MAX_EXAMPLES} rscount encodes one by one; sample it",
+            ("fraction", "examples"),
+        )
+    b = CNFBuilder()
+    pool = MapPool(b)
+    sizes = [len(c.values) for c in task.concepts]
+    binary = all(s == 2 for s in sizes)
+    uniform = len(set(sizes)) == 1 and not objects
+    maps = _object_maps(pool, task, binary) if objects else _concept_maps(pool, task, binary, uniform)
+    unseen_clauses = _domain_constraints(b, task, maps, objects, binary)
+    examples = _example_constraints(b, task, maps, progress)
+    mode = Mode.OBJECTS if objects else Mode.DISENTANGLED
+    supervised = len(task.support.supervised)
+    comments = [
+        f"rscount {__version__}: optimal concept maps of task {task.name!r} ({mode} count)",
+        f"concepts: {', '.join(task.names)}",
+        f"support: {task.support.size} concept vectors, {supervised} concept-supervised",
+        "models projected on the P/F variables = optimal concept maps (pi, f);",
+        "P a -> b: predicted concept b reads ground-truth concept a;",
+        "F a=v -> #u: ground-truth value v of a becomes value number u (from 0) of the concept a feeds",
+    ]
+    core_size = len(b.clauses)
+    cnf = pool.dimacs(b.clauses + unseen_clauses, comments)
+    core_projection = [v for v in cnf.projection or [] if v not in maps.unseen]
+    seen = _seen_values(task)
+    unseen_values = sum(len(c.values) - len(s) for c, s in zip(task.concepts, seen)) if uniform else 0
+    factor = max(sizes) ** unseen_values
+    object_maps = maps.permutations if objects else []
+    return Encoding(
+        task, cnf, maps.p, maps.f, examples, core_size, core_projection, factor, mode, object_maps
+    )
+
+
+def _seen_values(task: Task) -> list[set[object]]:
+    """Per concept, the values some support row shows."""
+    seen: list[set[object]] = [set() for _ in task.concepts]
+    for row in task.support.rows:
+        for i, value in enumerate(row):
+            seen[i].add(value)
+    return seen
+
+
+def _concept_maps(pool: MapPool, task: Task, binary: bool, uniform: bool) -> _Maps:
+    """P and F of the disentangled count; with `uniform` domain sizes, the F variables of values no
+    support row shows are recorded as unseen (their constraints go after the core)."""
+    names = task.names
+    width = max(len(c.values) for c in task.concepts)
+    p = pool.matrix("P", names, names)
+    maps = _Maps(p, [], [p])
+    for c, seen in zip(task.concepts, _seen_values(task)):
+        maps.f.append([pool.value_map(f"{c.name}={value}", binary, width) for value in c.values])
+        for value, lits in zip(c.values, maps.f[-1]):
+            if uniform and value not in seen:
+                maps.unseen.update(abs(x) for x in lits)
+    return maps
+
+
+def _object_maps(pool: MapPool, task: Task, binary: bool) -> _Maps:
+    """R (objects), V (attributes) and F per attribute value of the objects count; P as gates and
+    F per concept (shared by the objects)."""
+    spec = task.objects
+    if spec is None:
+        raise NotApplicable(f"{task.name}: the objects mode needs a task with an 'objects:' section")
+    n, attrs = spec.count, spec.attributes
+    objects = [f"object {o}" for o in range(1, n + 1)]
+    r = pool.matrix("R", objects, objects)
+    attribute_names = [name for name, _ in attrs]
+    v = pool.matrix("V", attribute_names, attribute_names)
+    width = max(len(values) for _, values in attrs)
+    shared = [
+        [pool.value_map(f"{name}={value}", binary, width) for value in values] for name, values in attrs
+    ]
+    m = len(attrs)
+    k = n * m
+    b = pool.builder
+    p = [[b.and_([v[i % m][j % m], r[i // m][j // m]]) for j in range(k)] for i in range(k)]
+    return _Maps(p, [shared[i % m] for i in range(k)], [r, v])
+
+
+def _domain_constraints(
+    b: CNFBuilder, task: Task, maps: _Maps, objects: bool, binary: bool
+) -> list[list[int]]:
+    """Permutations are permutations; value maps stay in the domain of the concept they feed
+    (objects: once per shared attribute map). Returns the clauses of unseen values, kept apart."""
+    unseen_clauses: list[list[int]] = []
+    for perm in maps.permutations:
+        for i, row in enumerate(perm):
+            b.clauses.extend(exactly_one(row))
+            b.clauses.extend(exactly_one([r[i] for r in perm]))
+    if binary:
+        return unseen_clauses
+    sizes = [len(c.values) for c in task.concepts]
+    owners = len(task.objects.attributes) if objects and task.objects else len(sizes)
+    for i in range(owners):
+        for lits in maps.f[i]:
+            if abs(lits[0]) in maps.unseen:  # uniform sizes: exactly one of the width values
+                unseen_clauses.extend(exactly_one(lits))
+                continue
+            b.clauses.extend(exactly_one(lits)[1:])
+            for j in range(len(sizes)):
+                b.clauses.append([-maps.p[i][j], *lits[: sizes[j]]])
+                b.clauses.extend([-maps.p[i][j], -x] for x in lits[sizes[j] :])
+    return unseen_clauses
+
+
+def _mux(b: CNFBuilder, p_col: list[int], f_lits: list[int]) -> int:
+    """A fresh x with x = F[i] for the one i with P[i][j] (P a permutation, so x is determined)."""
+    x = b.new_var()
+    for p_ij, lit in zip(p_col, f_lits):
+        b.clauses.append([-p_ij, -lit, x])
+        b.clauses.append([-p_ij, lit, -x])
+    return x
+
+
+def _example_constraints(
+    b: CNFBuilder, task: Task, maps: _Maps, progress: Progress | None
+) -> list[tuple[int, int, int, int]]:
+    """Per supervised row, f maps it to itself; per other row, its image keeps every label. Returns
+    each unsupervised row's clause range and auxiliary variable range (see Encoding.examples)."""
+    concepts, p, f = task.concepts, maps.p, maps.f
+    k = len(concepts)
+    supervised = task.support.supervised
+    p_cols = [[p[i][j] for i in range(k)] for j in range(k)]
+    examples: list[tuple[int, int, int, int]] = []
+    rows = task.support.rows
+    for n, row in enumerate(rows):
+        if progress:
+            progress.update(f"encoding example {n + 1}/{len(rows)}")
+        idx = [c.index[v] for c, v in zip(concepts, row)]
+        if row in supervised:
+            for i in range(k):
+                for j in range(k):
+                    b.clauses.append([-p[i][j], f[i][idx[i]][idx[j]]])
+            continue
+        b.new_scope()
+        clause_lo, var_lo = len(b.clauses), b.num_vars + 1
+
+        def select(j: int, u: int) -> int:
+            return _mux(b, p_cols[j], [f[i][idx[i]][u] for i in range(k)])  # noqa: B023 (used now)
+
+        inputs = example_inputs(b, concepts, select)
+        for (label, expr), value in zip(task.labels.items(), task.label_of(row)):
+            dom = compile_expr(b, expr, inputs, f"labels.{label}")
+            b.add([dom.get(value, FALSE)])
+        examples.append((clause_lo, len(b.clauses), var_lo, b.num_vars + 1))
+    return examples

@@ -1,0 +1,264 @@
+"""The optimal maps (pi, f) of a task one by one: every map (small counts) and exact uniform samples.
+
+They come from the decomposition the exact counter uses (rscount.counting.plan): one concept
+permutation per symmetry class, SAT-pruned, with an SDD of its valid value maps over binary codes.
+A class is the orbit of its representative `rep` under the support's symmetries h_in (of ground-truth
+concepts) and the knowledge's h_out (of predicted concepts), groups.symmetry_groups; (rep, f) becomes
+pi'[i] = h_out[rep[h_in[i]]], f'_i = f_{h_in[i]}, a bijection between the valid value maps of rep
+and of pi' (both permutations are symmetries of the task).
+
+Uniform sampling: pick a class with probability proportional to its number of maps, a uniformly
+random (h_in, h_out) (uniform on the orbit, by orbit-stabilizer), and a uniform model of the
+class's SDD by a top-down walk that picks each element (prime, sub) with probability proportional
+to models(prime) * models(sub), in exact integers; values no support row shows map uniformly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+from pysdd.sdd import SddManager, SddNode, Vtree
+
+from ..counting.plan import plan
+from ..counting.value_maps import ValueMapSdds
+from ..encoding.model import Encoding
+from ..encoding.value_codes import ValueMapCoding
+from ..errors import NotApplicable
+from ..knowledge.groups import symmetry_groups
+from ..knowledge.sdd import node_counts, scaled
+from ..progress import Progress
+from ..task.model import Mode, Task
+
+
+@dataclass(frozen=True)
+class ConceptMap:
+    """A map (pi, f): ground-truth concept i feeds predicted concept pi[i], and its value number v
+    becomes value number f[i][v] of concept pi[i]."""
+
+    pi: tuple[int, ...]
+    f: tuple[tuple[int, ...], ...]
+
+    def source(self, j: int) -> int:
+        """The ground-truth concept that predicted concept j reads."""
+        return self.pi.index(j)
+
+    def keeps_meaning(self, j: int) -> bool:
+        """Whether predicted concept j reads its own ground-truth concept with every value unchanged."""
+        return self.pi[j] == j and all(u == v for v, u in enumerate(self.f[j]))
+
+    def predict(self, task: Task, row: Sequence[Any]) -> tuple[Any, ...]:
+        """The predicted concept vector of a ground-truth one."""
+        out: list[Any] = [None] * len(row)
+        for i, (concept, value) in enumerate(zip(task.concepts, row)):
+            out[self.pi[i]] = task.concepts[self.pi[i]].values[self.f[i][concept.index[value]]]
+        return tuple(out)
+
+    def moved(self, h_in: Sequence[int], h_out: Sequence[int]) -> ConceptMap:
+        """The map h_out . self . h_in (h_in permutes ground-truth concepts, h_out predicted ones)."""
+        return ConceptMap(
+            tuple(h_out[self.pi[h_in[i]]] for i in range(len(self.pi))),
+            tuple(self.f[h_in[i]] for i in range(len(self.pi))),
+        )
+
+
+def identity_map(task: Task) -> ConceptMap:
+    """The intended map: every concept reads itself, every value unchanged."""
+    k = len(task.concepts)
+    return ConceptMap(tuple(range(k)), tuple(tuple(range(len(c.values))) for c in task.concepts))
+
+
+def violation(task: Task, m: ConceptMap) -> str | None:
+    """Why `m` is not optimal, found by evaluating the knowledge on every support row (None: it is)."""
+    for row in task.support.rows:
+        predicted = m.predict(task, row)
+        if row in task.support.supervised and predicted != row:
+            return f"supervised row {list(row)} becomes {list(predicted)}"
+        if task.label_of(predicted) != task.label_of(row):
+            return f"row {list(row)} has labels {task.label_of(row)}, its image {list(predicted)} other ones"
+    return None
+
+
+class SddModels:
+    """The models of an SDD over all variables of its manager: their number, uniform samples, and
+    all of them. The manager must not be minimised while this is in use (node ids and vtrees)."""
+
+    def __init__(self, manager: SddManager, root: SddNode) -> None:
+        self.manager = manager
+        self.root = root
+        self._counts = node_counts(root)
+        self.count = scaled(root, manager.var_count(), self._counts)
+        self._vars: dict[int, list[int]] = {}
+
+    def sample(self, rng: random.Random) -> dict[int, bool]:
+        """A model drawn uniformly at random (variable -> value)."""
+        model: dict[int, bool] = {}
+        self._sample(self.root, self.manager.vtree(), rng, model)
+        return model
+
+    def models(self) -> Iterator[dict[int, bool]]:
+        """Every model once, in a fixed order."""
+        return self._models(self.root, self.manager.vtree())
+
+    def _vtree_vars(self, vtree: Vtree) -> list[int]:
+        key = vtree.position()
+        if key not in self._vars:
+            if vtree.is_leaf():
+                self._vars[key] = [vtree.var()]
+            else:
+                self._vars[key] = self._vtree_vars(vtree.left()) + self._vtree_vars(vtree.right())
+        return self._vars[key]
+
+    def _outside(self, node: SddNode, vtree: Vtree) -> list[int]:
+        """Variables of `vtree` that `node` (normalised for `vtree` or a sub-vtree) leaves free."""
+        if node.is_true():
+            return self._vtree_vars(vtree)
+        inner = node.vtree()
+        if inner.position() == vtree.position():
+            return []
+        mentioned = set(self._vtree_vars(inner))
+        return [v for v in self._vtree_vars(vtree) if v not in mentioned]
+
+    def _sample(self, node: SddNode, vtree: Vtree, rng: random.Random, out: dict[int, bool]) -> None:
+        for v in self._outside(node, vtree):
+            out[v] = bool(rng.getrandbits(1))
+        if node.is_true():
+            return
+        if node.is_literal():
+            out[abs(node.literal)] = node.literal > 0
+            return
+        left, right = node.vtree().left(), node.vtree().right()
+        width_l, width_r = left.var_count(), right.var_count()
+        elements = list(node.elements())
+        weights = [scaled(p, width_l, self._counts) * scaled(s, width_r, self._counts) for p, s in elements]
+        pick = rng.randrange(sum(weights))
+        for (prime, sub), weight in zip(elements, weights):
+            if pick < weight:
+                self._sample(prime, left, rng, out)
+                self._sample(sub, right, rng, out)
+                return
+            pick -= weight
+
+    def _models(self, node: SddNode, vtree: Vtree) -> Iterator[dict[int, bool]]:
+        if node.is_false():
+            return
+        free = self._outside(node, vtree)
+        if node.is_true():
+            inner: Iterator[dict[int, bool]] = iter([{}])
+        elif node.is_literal():
+            inner = iter([{abs(node.literal): node.literal > 0}])
+        else:
+            left, right = node.vtree().left(), node.vtree().right()
+            inner = (
+                {**a, **b}
+                for prime, sub in node.elements()
+                if not sub.is_false()  # else the prime's models (maybe very many) lead nowhere
+                for a in self._models(prime, left)
+                for b in self._models(sub, right)
+            )
+        for model in inner:
+            for bits in product((False, True), repeat=len(free)):
+                yield {**model, **dict(zip(free, bits))}
+
+
+@dataclass
+class _Class:
+    """A permutation class with optimal maps: representative, size, its value maps."""
+
+    rep: tuple[int, ...]
+    size: int
+    models: SddModels
+    per_permutation: int  # optimal maps with each permutation of the class
+
+
+class MapSpace:
+    """The optimal maps of a task (disentangled or objects mode): their exact number, all of them
+    in a fixed order, and uniform samples."""
+
+    def __init__(self, encoding: Encoding, progress: Progress | None = None) -> None:
+        if encoding.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
+            raise NotApplicable(
+                f"maps (pi, f) are counted in the disentangled and objects modes, not {encoding.mode}"
+            )
+        self.task = task = encoding.task
+        classes, blocks = plan(encoding, progress)
+        self.inputs, self.outputs = symmetry_groups(task, encoding.mode, blocks)
+        self.coding = ValueMapCoding(task, shared=encoding.mode == Mode.OBJECTS)
+        sdds = ValueMapSdds(self.coding)
+        self.classes: list[_Class] = []
+        for number, (rep, size) in enumerate(classes, start=1):
+            if progress:
+                progress.update(f"value maps of permutation class {number}/{len(classes)}")
+            root = sdds.compile(rep)  # referenced for as long as this object lives
+            models = SddModels(sdds.manager, root)
+            if models.count:
+                self.classes.append(_Class(rep, size, models, models.count * self.coding.unseen_factor(rep)))
+            else:
+                root.deref()
+            sdds.manager.garbage_collect()
+        self.count = sum(c.size * c.per_permutation for c in self.classes)
+        owners = sorted(set(self.coding.owner))
+        self._unseen = [
+            (o, v) for o in owners for v in range(self.coding.sizes[o]) if v not in self.coding.seen[o]
+        ]
+
+    def sample(self, rng: random.Random) -> ConceptMap:
+        """One optimal map drawn uniformly at random."""
+        pick = rng.randrange(self.count)
+        for part in self.classes:
+            weight = part.size * part.per_permutation
+            if pick < weight:
+                break
+            pick -= weight
+        unseen = {(o, v): rng.randrange(self.coding.sizes[part.rep[o]]) for o, v in self._unseen}
+        m = self._value_maps(part.rep, part.models.sample(rng), unseen)
+        return m.moved(self.inputs.random(rng), self.outputs.random(rng))
+
+    def maps(self) -> Iterator[ConceptMap]:
+        """Every optimal map once, in a fixed order (for small counts: this is enumeration)."""
+        for part in self.classes:
+            moves = self._orbit(part)
+            choices = [range(self.coding.sizes[part.rep[o]]) for o, _ in self._unseen]
+            for model in part.models.models():
+                for images in product(*choices):
+                    m = self._value_maps(part.rep, model, dict(zip(self._unseen, images)))
+                    for h_in, h_out in moves:
+                        yield m.moved(h_in, h_out)
+
+    def _value_maps(
+        self, pi: tuple[int, ...], model: dict[int, bool], unseen: dict[tuple[int, int], int]
+    ) -> ConceptMap:
+        """The map with permutation pi, value maps of seen values from a model of the codes."""
+        image = dict(unseen)
+        for (o, v), bits in self.coding.var.items():
+            image[o, v] = sum(model[x] << b for b, x in enumerate(bits))
+        f = tuple(
+            tuple(image[self.coding.owner[i], v] for v in range(size))
+            for i, size in enumerate(self.coding.sizes)
+        )
+        return ConceptMap(pi, f)
+
+    def _orbit(self, part: _Class) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(h_in, h_out) pairs taking the class representative to each permutation of its class once."""
+        k = len(part.rep)
+        identity = tuple(range(k))
+        in_steps, out_steps = self.inputs.generators(), self.outputs.generators()
+        found = {part.rep: (identity, identity)}
+        frontier = [(identity, identity)]
+        while frontier:
+            h_in, h_out = frontier.pop()
+            steps = [(tuple(h_in[g[i]] for i in range(k)), h_out) for g in in_steps]
+            steps += [(h_in, tuple(g[h_out[i]] for i in range(k))) for g in out_steps]
+            for step in steps:
+                pi = tuple(step[1][part.rep[step[0][i]]] for i in range(k))
+                if pi not in found:
+                    found[pi] = step
+                    frontier.append(step)
+        if len(found) != part.size:
+            raise RuntimeError(
+                f"permutation class of {part.rep}: {len(found)} permutations, expected {part.size}"
+            )
+        return list(found.values())

@@ -1,0 +1,226 @@
+"""Compilation of knowledge expressions over finite domains, over any gate algebra.
+
+A compiled sub-expression is a `Dom`: value -> gate that is true iff the sub-expression takes that
+value. The algebra decides what a gate is: `CNFBuilder` makes Tseitin literals with integer
+clauses (every auxiliary defined by a full equivalence, so functionally determined by the inputs
+and counting over all variables equals counting over the inputs); `rscount.knowledge.sdd` makes
+SDD nodes by apply operations, with no auxiliaries at all.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import combinations, product
+from typing import Any, Protocol, TypeVar
+
+from ..errors import TaskError
+from ..task.expressions import LOGIC_OPS, OPS, Expr, normalise
+
+TRUE = 1 << 62
+FALSE = -TRUE
+Dom = dict[Any, Any]
+L = TypeVar("L")
+
+
+class GateAlgebra(Protocol):
+    """Boolean gates with constants; `compile_expr` needs nothing else."""
+
+    true: Any
+    false: Any
+
+    def neg(self, x: Any) -> Any:
+        """Negation."""
+
+    def and_(self, xs: Iterable[Any]) -> Any:
+        """Conjunction (true when empty)."""
+
+    def or_(self, xs: Iterable[Any]) -> Any:
+        """Disjunction (false when empty)."""
+
+    def xor_(self, xs: Iterable[Any]) -> Any:
+        """Parity."""
+
+    def is_const(self, x: Any, value: bool) -> bool:
+        """Whether `x` is the constant `value`."""
+
+
+def exactly_one(lits: Sequence[L], neg: Callable[[L], L] = operator.neg) -> list[list[L]]:  # type: ignore[assignment]
+    """The clauses of "exactly one of `lits`": one at-least-one clause and pairwise at-most-one.
+    The one exactly-one encoding rscount uses: over integer literals for CNF, over the gates of an
+    algebra with its `neg` (then conjoin the clauses with `and_`/`or_`)."""
+    return [list(lits), *([neg(a), neg(b)] for a, b in combinations(lits, 2))]
+
+
+class CNFBuilder:
+    """Integer clauses with a variable counter and gates with constant folding and sharing."""
+
+    true = TRUE
+    false = FALSE
+
+    def __init__(self) -> None:
+        self.num_vars = 0
+        self.clauses: list[list[int]] = []
+        self._gates: dict[tuple[Any, ...], int] = {}
+
+    def new_scope(self) -> None:
+        """Forget shared gates, so later gates use only variables created from now on."""
+        self._gates.clear()
+
+    def new_var(self) -> int:
+        """A fresh variable number."""
+        self.num_vars += 1
+        return self.num_vars
+
+    def add(self, clause: Iterable[int]) -> None:
+        """Add a clause, dropping it if it contains TRUE and removing FALSE literals."""
+        lits = []
+        for lit in clause:
+            if lit == TRUE:
+                return
+            if lit != FALSE:
+                lits.append(lit)
+        if not lits:  # unsatisfiable: say so with a fresh variable rather than an empty clause
+            z = self.new_var()
+            self.clauses.extend(([z], [-z]))
+            return
+        self.clauses.append(lits)
+
+    def and_(self, lits: Iterable[int]) -> int:
+        """A literal equivalent to the conjunction of `lits`."""
+        uniq: set[int] = set()
+        for lit in lits:
+            if lit == FALSE or -lit in uniq:
+                return FALSE
+            if lit != TRUE:
+                uniq.add(lit)
+        if not uniq:
+            return TRUE
+        if len(uniq) == 1:
+            return next(iter(uniq))
+        key = ("and", frozenset(uniq))
+        if key not in self._gates:
+            g = self.new_var()
+            for lit in uniq:
+                self.clauses.append([-g, lit])
+            self.clauses.append([g, *(-lit for lit in uniq)])
+            self._gates[key] = g
+        return self._gates[key]
+
+    def neg(self, lit: int) -> int:
+        """The negated literal."""
+        return -lit
+
+    def is_const(self, lit: int, value: bool) -> bool:
+        """Whether `lit` is the constant TRUE (value) or FALSE (not value)."""
+        return lit == (TRUE if value else FALSE)
+
+    def or_(self, lits: Iterable[int]) -> int:
+        """A literal equivalent to the disjunction of `lits`."""
+        return -self.and_(-lit for lit in lits)
+
+    def xor_(self, lits: Iterable[int]) -> int:
+        """A literal equivalent to the parity of `lits` (a chain of 2-input gates)."""
+        acc = FALSE
+        for lit in lits:
+            if lit in (TRUE, FALSE):
+                acc = -acc if lit == TRUE else acc
+            elif acc in (TRUE, FALSE):
+                acc = lit if acc == FALSE else -lit
+            else:
+                acc = self._xor2(acc, lit)
+        return acc
+
+    def _xor2(self, a: int, b: int) -> int:
+        if a == b:
+            return FALSE
+        if a == -b:
+            return TRUE
+        sign = 1
+        if a < 0:
+            a, sign = -a, -sign
+        if b < 0:
+            b, sign = -b, -sign
+        key = ("xor", min(a, b), max(a, b))
+        if key not in self._gates:
+            g = self.new_var()
+            self.clauses.extend(([-g, a, b], [-g, -a, -b], [g, -a, b], [g, a, -b]))
+            self._gates[key] = g
+        return sign * self._gates[key]
+
+
+def bool_dom(alg: GateAlgebra, gate: Any) -> Dom:
+    """The Dom of a Boolean whose truth is `gate`."""
+    if alg.is_const(gate, True):
+        return {1: alg.true}
+    if alg.is_const(gate, False):
+        return {0: alg.true}
+    return {1: gate, 0: alg.neg(gate)}
+
+
+def truth(alg: GateAlgebra, dom: Dom, op: str, arg: Expr, where: str) -> Any:
+    """The truth gate of a Boolean Dom; non-Boolean values are a user error."""
+    bad = [v for v in dom if v not in (0, 1)]
+    if bad:
+        raise TaskError(where, f"{op} needs Boolean arguments, but {arg} can be {bad[0]!r}")
+    return dom.get(1, alg.false)
+
+
+def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str) -> Dom:
+    """Tabulate a value operator over the product of its argument domains."""
+    fn = OPS[op]
+    terms: dict[Any, list[Any]] = defaultdict(list)
+    for combo in product(*(d.items() for d in doms)):
+        try:
+            value = normalise(fn(*(v for v, _ in combo)))
+        except (TypeError, ZeroDivisionError, ValueError, OverflowError) as exc:
+            values = ", ".join(repr(v) for v, _ in combo)
+            raise TaskError(where, f"{op}({values}) is undefined: {exc}") from None
+        terms[value].append(alg.and_(g for _, g in combo))
+    if len(terms) == 2:  # exactly one combination holds, so the second value is the negation
+        (v0, t0), (v1, _) = terms.items()
+        first = alg.or_(t0)
+        result = {v0: first, v1: alg.neg(first)}
+    else:
+        result = {v: alg.or_(t) for v, t in terms.items()}
+    return {v: g for v, g in result.items() if not alg.is_const(g, False)}
+
+
+def compile_expr(alg: GateAlgebra, expr: Expr, inputs: Mapping[str, Dom], where: str) -> Dom:
+    """Compile `expr` given the Dom of each concept name; returns the Dom of its value."""
+    memo: dict[int, Dom] = {}
+
+    def go(e: Expr) -> Dom:
+        key = id(e)
+        if key in memo:
+            return memo[key]
+        if e.op == "var":
+            dom = inputs[e.args[0]]
+        elif e.op == "const":
+            dom = {normalise(e.args[0]): alg.true}
+        elif e.op in LOGIC_OPS:
+            xs = [truth(alg, go(a), e.op, a, where) for a in e.args]
+            if e.op == "And":
+                gate = alg.and_(xs)
+            elif e.op == "Or":
+                gate = alg.or_(xs)
+            elif e.op == "Not":
+                gate = alg.neg(xs[0])
+            elif e.op == "Xor":
+                gate = alg.xor_(xs)
+            elif e.op == "Implies":
+                gate = alg.or_([alg.neg(xs[0]), xs[1]])
+            else:  # Equivalent: all equal
+                gate = alg.or_([alg.and_(xs), alg.and_(alg.neg(x) for x in xs)])
+            dom = bool_dom(alg, gate)
+        elif e.op in ("Add", "Mul", "Min", "Max"):
+            dom = go(e.args[0])
+            for a in e.args[1:]:
+                dom = _apply(alg, e.op, [dom, go(a)], where)
+        else:
+            dom = _apply(alg, e.op, [go(a) for a in e.args], where)
+        memo[key] = dom
+        return dom
+
+    return go(expr)

@@ -1,0 +1,96 @@
+"""Permutation groups of concepts built from symmetry blocks: the groups H_in (of ground-truth
+concepts) and H_out (of predicted concepts) whose double classes H_out pi H_in the exact count
+sums over, with generators (to walk a class) and uniform random elements (to sample one)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+
+from ..task.model import Mode, Task
+from .symmetry import concept_swap
+
+
+@dataclasses.dataclass(frozen=True)
+class BlockGroup:
+    """The permutations of n items (perm[i] = image of i) that permute each block and exchange the
+    blocks of each family (block numbers) as wholes, element by element in block order."""
+
+    n: int
+    blocks: list[list[int]]
+    families: list[list[int]]
+
+    def generators(self) -> list[tuple[int, ...]]:
+        """Swaps of neighbours within each block, and exchanges of neighbouring blocks of a family."""
+        pairs = [[(b[t], b[t + 1])] for b in self.blocks for t in range(len(b) - 1)]
+        for family in self.families:
+            for b, c in zip(family, family[1:]):
+                pairs.append(list(zip(self.blocks[b], self.blocks[c])))
+        return [tuple(concept_swap(self.n, swaps)) for swaps in pairs]
+
+    def random(self, rng: random.Random) -> tuple[int, ...]:
+        """A uniformly random element: a random exchange of family blocks after random permutations
+        within blocks (every element is one such pair, exactly once)."""
+        within = list(range(self.n))
+        for block in self.blocks:
+            for i, j in zip(block, rng.sample(block, len(block))):
+                within[i] = j
+        exchange = list(range(self.n))
+        for family in self.families:
+            for b, c in zip(family, rng.sample(family, len(family))):
+                for i, j in zip(self.blocks[b], self.blocks[c]):
+                    exchange[i] = j
+        return tuple(exchange[within[i]] for i in range(self.n))
+
+
+@dataclasses.dataclass(frozen=True)
+class ConceptGroup:
+    """Concept permutations made of an object permutation and an attribute permutation (concepts
+    object-major); the disentangled mode is one object whose attributes are the concepts."""
+
+    objects: BlockGroup
+    attributes: BlockGroup
+
+    def lift(self, objects: Sequence[int], attributes: Sequence[int]) -> tuple[int, ...]:
+        """The concept permutation (o, a) -> (objects[o], attributes[a])."""
+        m = self.attributes.n
+        return tuple(objects[o] * m + attributes[a] for o in range(self.objects.n) for a in range(m))
+
+    def generators(self) -> list[tuple[int, ...]]:
+        """Generators of the group, as concept permutations."""
+        same_objects, same_attributes = range(self.objects.n), range(self.attributes.n)
+        return [self.lift(g, same_attributes) for g in self.objects.generators()] + [
+            self.lift(same_objects, g) for g in self.attributes.generators()
+        ]
+
+    def random(self, rng: random.Random) -> tuple[int, ...]:
+        """A uniformly random element, as a concept permutation."""
+        return self.lift(self.objects.random(rng), self.attributes.random(rng))
+
+
+def symmetry_groups(
+    task: Task, mode: Mode, blocks: dict[str, list[list[int]]]
+) -> tuple[ConceptGroup, ConceptGroup]:
+    """(H_in, H_out) as `plan` used them (its `blocks`): the class of pi is {h_out pi h_in}."""
+    if mode == Mode.OBJECTS:
+        n, m = task.object_spec().count, len(task.object_spec().attributes)
+        h_in = ConceptGroup(
+            BlockGroup(n, blocks["support objects"], []), BlockGroup(m, blocks["support attributes"], [])
+        )
+        h_out = ConceptGroup(
+            BlockGroup(n, blocks["knowledge objects"], blocks["knowledge object families"]),
+            BlockGroup(m, blocks["knowledge attributes"], blocks["knowledge attribute families"]),
+        )
+        return h_in, h_out
+    k = len(task.concepts)
+    one = BlockGroup(1, [[0]], [])
+    return (
+        ConceptGroup(one, BlockGroup(k, blocks["support"], [])),
+        ConceptGroup(one, BlockGroup(k, blocks["knowledge"], blocks["knowledge families"])),
+    )
+
+
+def usable_families(inputs: list[list[int]], families: list[list[int]]) -> list[list[int]]:
+    """The families `classes` may use: all of them when the input blocks are singletons, else none."""
+    return families if all(len(block) == 1 for block in inputs) else []

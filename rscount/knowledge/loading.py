@@ -1,0 +1,37 @@
+"""Tasks as the public API and the commands load them: read (rscount.task.files), then their
+knowledge checked: it compiles over the full domains (label types) and, when given as
+constraints, gives every concept vector exactly one label tuple."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ..errors import TaskError
+from ..task import files
+from ..task.model import Task
+from .constraints import check_deterministic
+from .labels import label_values
+
+
+def checked(task: Task) -> Task:
+    """`task` itself, once its knowledge is checked; a TaskError naming the field otherwise."""
+    check_deterministic(task)
+    label_values(task)
+    return task
+
+
+def load_task(path: str | os.PathLike[str]) -> Task:
+    """Read a task file (YAML task, rsbench generator config, or DIMACS knowledge) and check its
+    knowledge; every problem is an error naming the file (and field or line)."""
+    task = files.read_task(path)
+    try:
+        return checked(task)
+    except TaskError as exc:
+        raise files.located(exc, path) from None
+
+
+def task_from_dict(data: Any, name: str = "task", base: str | os.PathLike[str] = ".") -> Task:
+    """A task from a mapping in the task-file schema (paths in it relative to `base`), checked."""
+    return checked(files.task_from_dict(data, name, Path(base)))

@@ -1,0 +1,43 @@
+"""Output files: the one guard every command's outputs pass before any work, and the one writer.
+
+Outputs are refused before the work starts when two share a path, when a path is a directory or
+has no parent directory, and (unless overwriting is asked for) when a file exists.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from .errors import OutputError, OutputExists
+
+Paths = Mapping[str, "str | os.PathLike[str] | None"]  # output name (e.g. 'markdown') -> path or None
+
+
+def check_outputs(outputs: Paths, overwrite: bool = False) -> None:
+    """Refuse outputs (name -> path; None: not asked for) that cannot or must not be written."""
+    seen: dict[Path, str] = {}
+    for name, path in outputs.items():
+        if path is None:
+            continue
+        target = Path(path)
+        resolved = target.resolve()
+        if resolved in seen:
+            raise OutputError(str(target), f"also the {seen[resolved]} output (give each its own path)", name)
+        seen[resolved] = name
+        if target.is_dir():
+            raise OutputError(str(target), "is a directory", name)
+        if not target.parent.is_dir():
+            raise OutputError(str(target), f"no directory {str(target.parent)!r} to write into", name)
+        if target.exists() and not overwrite:
+            raise OutputExists(str(target), name)
+
+
+def write_output(path: str | os.PathLike[str], text: str, name: str, overwrite: bool = False) -> None:
+    """Write `text` to the output `name` at `path`, after check_outputs; OS errors as OutputError."""
+    check_outputs({name: path}, overwrite)
+    try:
+        Path(path).write_text(text)
+    except OSError as exc:
+        raise OutputError(str(path), f"cannot write: {exc.strerror}", name) from None

@@ -1,0 +1,211 @@
+"""The files of `rscount report` (and the catalogue): a Markdown table, JSON with stable keys and
+the versions used, and JUnit XML with one test case per task so CI systems show it natively; and
+the CSV of `rscount sweep`. Report files are generated artifacts: writing one replaces the old."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import os
+import platform
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Mapping, Sequence
+from importlib import metadata
+from pathlib import Path
+
+from ..counting.settings import CountSettings
+from ..insight.sweep import CSV_FIELDS, Sweep
+from ..outputs import check_outputs, write_output
+from ..version import __version__
+from .batch import ERROR, FAILED, LIMIT, BatchEntry
+from .records import count_text, to_json
+
+SOLVERS = ("pysdd", "pyapproxmc", "python-sat")
+
+
+def _count_cell(e: BatchEntry) -> str:
+    r = e.record
+    if r is None:
+        return "-"
+    if r.count is not None:
+        return str(count_text(r.count)) if r.exact else f"~{r.count}"
+    return f"{r.count_expression} ({r.count_digits} digits)"  # too long to write out
+
+
+def _shortcuts_cell(e: BatchEntry) -> str:
+    r = e.record
+    if r is None:
+        return "-"
+    if r.count is None:
+        return f"{r.count_digits}-digit"
+    return str(r.count - 1) if r.exact else f"~{max(r.count - 1, 0)}"
+
+
+def _exactness(e: BatchEntry) -> str:
+    r = e.record
+    if r is None:
+        return "-"
+    return "exact" if r.exact else f"±{r.epsilon:g} (delta {r.delta:g})"
+
+
+def _plain(key: str) -> Callable[[BatchEntry], str]:
+    return lambda e: "-" if e.get(key) is None else str(e.get(key))
+
+
+COLUMNS: dict[str, tuple[str, Callable[[BatchEntry], str]]] = {
+    **{key: (key, _plain(key)) for key in ("task", "concepts", "labels", "support", "supervised", "mode")},
+    "method": ("method", _plain("method")),
+    "count": ("count", _count_cell),
+    "shortcuts": ("shortcuts", _shortcuts_cell),
+    "exactness": ("exact / ±eps", _exactness),
+    "seconds": ("s", lambda e: f"{e.wall_seconds:.2f}"),
+    "verdict": ("verdict", _plain("verdict")),
+    "source": ("source", _plain("source")),
+}
+REPORT_COLUMNS: tuple[str, ...] = (
+    "task",
+    "concepts",
+    "support",
+    "mode",
+    "method",
+    "count",
+    "shortcuts",
+    "exactness",
+)
+REPORT_COLUMNS += ("seconds", "verdict")
+
+
+def markdown_table(entries: Sequence[BatchEntry], columns: Sequence[str], link: str | None = None) -> str:
+    """A Markdown table, one row per entry; the first column is the task file (linked under `link`)."""
+    lines = [
+        "| file | " + " | ".join(COLUMNS[c][0] for c in columns) + " |",
+        "|---" * (len(columns) + 1) + "|",
+    ]
+    for e in entries:
+        name = f"[{e.file}]({link}/{e.file})" if link else e.file
+        cells = [name] + [COLUMNS[c][1](e).replace("|", "/").replace("\n", " ") for c in columns]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def summary(entries: Sequence[BatchEntry]) -> dict[str, int]:
+    """How many tasks passed, failed an expectation, were invalid, or stopped at a limit."""
+    statuses = [e.status for e in entries]
+    failed, errors, limits = statuses.count(FAILED), statuses.count(ERROR), statuses.count(LIMIT)
+    passed = len(entries) - failed - errors - limits
+    return {"tasks": len(entries), "passed": passed, "failed": failed, "errors": errors, "limits": limits}
+
+
+def summary_line(entries: Sequence[BatchEntry]) -> str:
+    """`40 tasks: 39 passed, 1 failed, 0 not counted (0 at a limit)`."""
+    s = summary(entries)
+    return (
+        f"{s['tasks']} tasks: {s['passed']} passed, {s['failed']} failed, "
+        f"{s['errors'] + s['limits']} not counted ({s['limits']} at a limit)"
+    )
+
+
+def versions() -> dict[str, str | None]:
+    """rscount's, Python's and the solver libraries' versions (None for one not installed)."""
+    found: dict[str, str | None] = {"rscount": __version__, "python": platform.python_version()}
+    for name in SOLVERS:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = None
+    return found
+
+
+def markdown_report(entries: Sequence[BatchEntry], settings: CountSettings) -> str:
+    """The Markdown report: a title line with the totals, then the table."""
+    head = (
+        f"# rscount report\n\n{summary_line(entries)} (method {settings.method}, rscount {__version__}).\n\n"
+    )
+    return head + markdown_table(entries, REPORT_COLUMNS)
+
+
+def json_report(entries: Sequence[BatchEntry], settings: CountSettings) -> str:
+    """The JSON report: versions, settings, totals and every entry (counts as JSON integers)."""
+    report = {
+        "versions": versions(),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "settings": {
+            "method": str(settings.method),
+            "mode": None if settings.mode is None else str(settings.mode),
+            "epsilon": settings.epsilon,
+            "delta": settings.delta,
+            "seed": settings.seed,
+            "timeout": settings.timeout,
+        },
+        "summary": summary(entries),
+        "tasks": [e.to_dict() for e in entries],
+    }
+    return to_json(report)
+
+
+def junit_report(entries: Sequence[BatchEntry], settings: CountSettings) -> str:
+    """JUnit XML: one testcase per task; a failed expectation is a failure, a task not counted an error."""
+    s = summary(entries)
+    suites = ET.Element("testsuites", name="rscount", tests=str(s["tasks"]))
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        name="rscount report",
+        tests=str(s["tasks"]),
+        failures=str(s["failed"]),
+        errors=str(s["errors"] + s["limits"]),
+        time=f"{sum(e.wall_seconds for e in entries):.3f}",
+    )
+    for e in entries:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"rscount.{Path(e.path).parent.name or 'tasks'}",
+            name=e.file,
+            time=f"{e.wall_seconds:.3f}",
+        )
+        if e.status in (ERROR, LIMIT):
+            kind = "limit reached" if e.status == LIMIT else "not counted"
+            ET.SubElement(case, "error", message=e.error or "", type=kind).text = e.error
+        elif e.status == FAILED:
+            failed = [o.message for o in e.expectations if o.failed]
+            ET.SubElement(case, "failure", message=e.verdict, type="expectation").text = "\n".join(failed)
+        details = f"count {_count_cell(e)} ({_exactness(e)}) by {e.get('method')}; {e.verdict}"
+        ET.SubElement(case, "system-out").text = details
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+WRITERS = {"markdown": markdown_report, "json": json_report, "junit": junit_report}
+
+Outputs = Mapping[str, "str | os.PathLike[str] | None"]
+
+
+def check_report_outputs(outputs: Outputs) -> None:
+    """Refuse, before any work, report outputs that cannot be written (two on one path, a directory,
+    a missing directory); existing report files are replaced."""
+    check_outputs(outputs, overwrite=True)
+
+
+def write_reports(entries: Sequence[BatchEntry], settings: CountSettings, outputs: Outputs) -> list[str]:
+    """Write each asked-for format (format -> path, None: not asked); says what it wrote."""
+    wrote = []
+    for kind, path in outputs.items():
+        if path is not None:
+            write_output(path, WRITERS[kind](entries, settings), kind, overwrite=True)
+            wrote.append(f"wrote {path} ({kind})")
+    return wrote
+
+
+def sweep_csv(record: Sweep) -> str:
+    """The CSV of a sweep: one row per (seed, fraction, supervision level); counts in full (empty
+    when not counted, or beyond MAX_DIGITS digits: log10_count still gives them)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\r\n")
+    writer.writeheader()
+    for r in record.rows:
+        row = {k: "" if r[k] is None else r[k] for k in CSV_FIELDS}
+        row["count"] = "" if r["count"] is None else count_text(r["count"]) or ""
+        writer.writerow(row)
+    return out.getvalue()

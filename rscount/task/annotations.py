@@ -1,0 +1,139 @@
+"""Supports read from the concept annotations of a real training split (`support: {file: F}`): CSV
+with a header row, or JSON lines; one example per row, columns named after concepts, optional label
+columns checked against the knowledge, other columns ignored (and reported)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import AnnotationError, quote
+from .inputs import read_text
+from .model import Concept
+
+JSON_LINES = (".jsonl", ".ndjson")
+SHOWN = 3  # contradicting rows named in a one-line error
+
+
+@dataclass
+class Annotations:
+    """The examples of an annotation file: concept vectors and given labels, with their line numbers."""
+
+    path: Path
+    lines: list[int]
+    rows: list[tuple[Any, ...]]
+    labels: dict[str, list[str]]  # label column -> its cells as text, one per example
+    ignored: list[str]
+
+    @property
+    def distinct(self) -> list[tuple[Any, ...]]:
+        """The distinct concept vectors, in order of first appearance."""
+        return list(dict.fromkeys(self.rows))
+
+    def summary(self) -> dict[str, Any]:
+        """What the file contributed: examples, distinct vectors, checked and ignored columns."""
+        return {
+            "file": str(self.path),
+            "examples": len(self.rows),
+            "distinct": len(self.distinct),
+            "label_columns": list(self.labels),
+            "ignored_columns": self.ignored,
+        }
+
+    def contradictions(self, names: Sequence[str], label_of: Any) -> list[str]:
+        """Every example whose label cell differs from the knowledge's label, as 'line N: ...'."""
+        found = []
+        positions = {name: n for n, name in enumerate(names)}
+        for n, (line, row) in enumerate(zip(self.lines, self.rows)):
+            expected = label_of(row)
+            for label, cells in self.labels.items():
+                want = expected[positions[label]]
+                if not _same(cells[n], want):
+                    found.append(f"line {line}: {label} = {cells[n]} but the knowledge gives {want!r}")
+        return found
+
+
+def _same(cell: str, value: Any) -> bool:
+    text = cell.strip()
+    if value in (0, 1) and text.lower() in ("true", "false"):
+        return (text.lower() == "true") == bool(value)
+    return text == str(value)
+
+
+def _value(cell: Any, concept: Concept, path: Path, line: int) -> Any:
+    """The domain value a cell names (by its text, so CSV's '3' is 3; true/false for Booleans)."""
+    if isinstance(cell, bool):
+        cell = int(cell)
+    text = str(cell).strip()
+    if concept.values == (0, 1) and text.lower() in ("true", "false"):
+        return int(text.lower() == "true")
+    for value in concept.values:
+        if str(value) == text:
+            return value
+    domain = list(concept.values)
+    raise AnnotationError(
+        str(path), f"value {quote(cell)} of {concept.name} is outside its domain {domain}", line
+    )
+
+
+def _records(path: Path) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    """(column names, [(line number, record)]) of a CSV or JSON-lines file."""
+    text = read_text(path)
+    if path.suffix.lower() in JSON_LINES:
+        records, columns = [], {}
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise AnnotationError(str(path), f"invalid JSON: {exc.msg}", number) from None
+            if not isinstance(record, dict):
+                raise AnnotationError(str(path), "expected a JSON object per line", number)
+            columns.update(dict.fromkeys(record))
+            records.append((number, record))
+        return list(columns), records
+    reader = csv.reader(text.splitlines())
+    header = next(reader, None)
+    if not header:
+        raise AnnotationError(str(path), "empty file (expected a header row naming the concepts)")
+    header = [h.strip() for h in header]
+    records = []
+    for row in reader:
+        if not any(cell.strip() for cell in row):
+            continue
+        number = reader.line_num
+        if len(row) != len(header):
+            raise AnnotationError(str(path), f"{len(row)} cells, but the header has {len(header)}", number)
+        records.append((number, dict(zip(header, row))))
+    return header, records
+
+
+def read_annotations(path: Path, concepts: Sequence[Concept], label_names: Sequence[str]) -> Annotations:
+    """Read an annotation file; every concept needs a column, every value must be in its domain."""
+    columns, records = _records(path)
+    missing = [c.name for c in concepts if c.name not in columns]
+    if missing:
+        raise AnnotationError(
+            str(path), f"no column for concept {missing[0]!r} (columns: {', '.join(columns)})"
+        )
+    if not records:
+        raise AnnotationError(str(path), "no examples (the support would be empty)")
+    label_columns = [name for name in label_names if name in columns]
+    lines, rows = [], []
+    labels: dict[str, list[str]] = {name: [] for name in label_columns}
+    for number, record in records:
+        absent = [c.name for c in concepts if record.get(c.name) in (None, "")]
+        if absent:
+            raise AnnotationError(str(path), f"no value for concept {absent[0]!r}", number)
+        rows.append(tuple(_value(record[c.name], c, path, number) for c in concepts))
+        lines.append(number)
+        for name in label_columns:
+            labels[name].append(str(int(record[name]) if isinstance(record[name], bool) else record[name]))
+    known = {c.name for c in concepts} | set(label_columns)
+    ignored = [c for c in columns if c not in known]
+    return Annotations(path, lines, rows, labels, ignored)

@@ -1,0 +1,242 @@
+"""Knowledge expressions in sympy syntax, parsed without evaluating any Python.
+
+Task files come from other people, so expressions go through a whitelist over Python's `ast`
+(never `sympify`/`eval`): names, integer/string constants, logic, arithmetic and comparisons.
+The same operator table serves evaluation and (in `rscount.knowledge.circuit`) compilation.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import reduce
+from typing import Any
+
+from ..errors import TaskError, quote
+
+MAX_EXPRESSION_CHARS = 100_000
+
+
+def normalise(value: Any) -> Any:
+    """Booleans are the integers 0/1 everywhere (labels, domains, expression values)."""
+    return int(value) if isinstance(value, bool) else value
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A node: `op` is 'var' (args = (name,)), 'const' (args = (value,)) or an operator name."""
+
+    op: str
+    args: tuple[Any, ...]
+
+    def __str__(self) -> str:
+        if self.op == "var":
+            return str(self.args[0])
+        if self.op == "const":
+            return repr(self.args[0]) if isinstance(self.args[0], str) else str(self.args[0])
+        return f"{self.op}({', '.join(str(a) for a in self.args)})"
+
+
+def var(name: str) -> Expr:
+    """A concept reference."""
+    return Expr("var", (name,))
+
+
+def const(value: Any) -> Expr:
+    """A constant value (int or string; booleans become 0/1)."""
+    return Expr("const", (int(value) if isinstance(value, bool) else value,))
+
+
+def call(op: str, *args: Expr) -> Expr:
+    """An operator applied to sub-expressions."""
+    return Expr(op, tuple(args))
+
+
+def _truth(x: Any) -> bool:
+    if x not in (0, 1):
+        raise TypeError(f"a logical operator got the non-Boolean value {x!r}")
+    return bool(x)
+
+
+def _xor(*a: Any) -> int:
+    return sum(_truth(x) for x in a) % 2
+
+
+def _floordiv(a: int, b: int) -> int:
+    if b == 0:
+        raise ZeroDivisionError("division by zero")
+    return a // b
+
+
+def _mod(a: int, b: int) -> int:
+    if b == 0:
+        raise ZeroDivisionError("modulo by zero")
+    return a % b
+
+
+# Logic operators take and return 0/1; every operator here is total on its declared inputs.
+LOGIC_OPS: dict[str, Callable[..., int]] = {
+    "And": lambda *a: int(all([_truth(x) for x in a])),
+    "Or": lambda *a: int(any([_truth(x) for x in a])),
+    "Not": lambda a: int(not _truth(a)),
+    "Xor": _xor,
+    "Implies": lambda a, b: int((not _truth(a)) or _truth(b)),
+    "Equivalent": lambda *a: int(len({_truth(x) for x in a}) <= 1),
+}
+VALUE_OPS: dict[str, Callable[..., Any]] = {
+    "Add": lambda *a: reduce(operator.add, a),
+    "Sub": operator.sub,
+    "Mul": lambda *a: reduce(operator.mul, a),
+    "FloorDiv": _floordiv,
+    "Mod": _mod,
+    "Pow": operator.pow,
+    "Neg": operator.neg,
+    "Abs": abs,
+    "Min": min,
+    "Max": max,
+    "Eq": lambda a, b: int(a == b),
+    "Ne": lambda a, b: int(a != b),
+    "Lt": lambda a, b: int(a < b),
+    "Le": lambda a, b: int(a <= b),
+    "Gt": lambda a, b: int(a > b),
+    "Ge": lambda a, b: int(a >= b),
+    "ITE": lambda c, a, b: a if _truth(c) else b,
+}
+OPS: dict[str, Callable[..., Any]] = {**LOGIC_OPS, **VALUE_OPS}
+ARITY: dict[str, tuple[int, int | None]] = {
+    "Not": (1, 1),
+    "Implies": (2, 2),
+    "Sub": (2, 2),
+    "FloorDiv": (2, 2),
+    "Mod": (2, 2),
+    "Pow": (2, 2),
+    "Neg": (1, 1),
+    "Abs": (1, 1),
+    "Eq": (2, 2),
+    "Ne": (2, 2),
+    "Lt": (2, 2),
+    "Le": (2, 2),
+    "Gt": (2, 2),
+    "Ge": (2, 2),
+    "ITE": (3, 3),
+}
+
+_BINOPS = {
+    ast.BitAnd: "And",
+    ast.BitOr: "Or",
+    ast.BitXor: "Xor",
+    ast.RShift: "Implies",
+    ast.Add: "Add",
+    ast.Sub: "Sub",
+    ast.Mult: "Mul",
+    ast.FloorDiv: "FloorDiv",
+    ast.Mod: "Mod",
+    ast.Pow: "Pow",
+}
+_CMPOPS = {ast.Eq: "Eq", ast.NotEq: "Ne", ast.Lt: "Lt", ast.LtE: "Le", ast.Gt: "Gt", ast.GtE: "Ge"}
+_BOOLOPS = {ast.And: "And", ast.Or: "Or"}
+_CONSTANT_NAMES = {"True": 1, "False": 0, "true": 1, "false": 0}
+
+
+def parse(
+    text: object, concepts: Sequence[str], values: Sequence[Any] = (), where: str = "expression"
+) -> Expr:
+    """Parse `text` into an Expr over `concepts`; bare names that are domain `values` become constants.
+
+    Raises TaskError naming `where` for syntax errors, unknown names and anything that is not
+    plain logic or arithmetic (attribute access, subscripts, lambdas, unknown functions, ...).
+    """
+    if not isinstance(text, str):
+        if isinstance(text, bool | int):
+            return const(text)
+        raise TaskError(where, f"expected an expression string, got {type(text).__name__}")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise TaskError(where, f"expression longer than {MAX_EXPRESSION_CHARS} characters")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise TaskError(where, f"syntax error in {quote(text)} at column {exc.offset}") from None
+    concept_set = set(concepts)
+    value_names = {str(v): v for v in values if isinstance(v, str)}
+
+    def refuse(node: ast.AST, why: str) -> TaskError:
+        snippet = ast.get_source_segment(text.strip(), node) or type(node).__name__
+        return TaskError(where, f"{why}: {quote(snippet)}")
+
+    def build(node: ast.AST) -> Expr:
+        if isinstance(node, ast.Name):
+            if node.id in concept_set:
+                return var(node.id)
+            if node.id in value_names:
+                return const(value_names[node.id])
+            if node.id in _CONSTANT_NAMES:
+                return const(_CONSTANT_NAMES[node.id])
+            raise refuse(node, "unknown concept")
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool | int | str):
+                return const(node.value)
+            raise refuse(node, "only integer and string constants are allowed")
+        if isinstance(node, ast.BoolOp):
+            return call(_BOOLOPS[type(node.op)], *map(build, node.values))
+        if isinstance(node, ast.UnaryOp):
+            operand = build(node.operand)
+            if isinstance(node.op, ast.Not | ast.Invert):
+                return call("Not", operand)
+            if isinstance(node.op, ast.USub):
+                return call("Neg", operand)
+            return operand
+        if isinstance(node, ast.BinOp):
+            if type(node.op) not in _BINOPS:
+                raise refuse(node, "operator not allowed (use // for integer division)")
+            return call(_BINOPS[type(node.op)], build(node.left), build(node.right))
+        if isinstance(node, ast.Compare):
+            operands = [build(node.left), *map(build, node.comparators)]
+            pairs = [call(_CMPOPS[type(op)], operands[i], operands[i + 1]) for i, op in enumerate(node.ops)]
+            return pairs[0] if len(pairs) == 1 else call("And", *pairs)
+        if isinstance(node, ast.IfExp):
+            return call("ITE", build(node.test), build(node.body), build(node.orelse))
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in OPS:
+                raise refuse(node, "function not allowed")
+            if node.keywords:
+                raise refuse(node, "keyword arguments are not allowed")
+            name = node.func.id
+            low, high = ARITY.get(name, (1, None))
+            if len(node.args) < low or (high is not None and len(node.args) > high):
+                raise refuse(node, f"{name} takes {low if low == high else f'at least {low}'} argument(s)")
+            return call(name, *map(build, node.args))
+        raise refuse(node, "not allowed in knowledge expressions")
+
+    try:
+        return build(tree.body)
+    except RecursionError:
+        raise TaskError(where, "expression nested too deeply") from None
+
+
+def free_names(expr: Expr) -> set[str]:
+    """The concept names an expression reads."""
+    if expr.op == "var":
+        return {expr.args[0]}
+    if expr.op == "const":
+        return set()
+    return set().union(*(free_names(a) for a in expr.args))
+
+
+def evaluate(expr: Expr, assignment: Mapping[str, Any]) -> Any:
+    """Evaluate `expr` on concrete concept values (the reference semantics, used by brute force)."""
+    if expr.op == "var":
+        return assignment[expr.args[0]]
+    if expr.op == "const":
+        return expr.args[0]
+    return OPS[expr.op](*(evaluate(a, assignment) for a in expr.args))
+
+
+def substitute(expr: Expr, by: Mapping[str, Expr]) -> Expr:
+    """`expr` with every concept name in `by` replaced by its expression."""
+    if expr.op == "var":
+        return by.get(expr.args[0], expr)
+    if expr.op == "const":
+        return expr
+    return call(expr.op, *(substitute(a, by) for a in expr.args))

@@ -1,0 +1,217 @@
+"""Reading tasks from files: rscount task files (YAML, read with the safe loader), rsbench generator
+configs, and DIMACS CNF knowledge (variable i = concept c<i>).
+
+What is read here is a task as written; whether its knowledge compiles (types, determinism of
+`knowledge:` constraints) is checked by `rscount.knowledge.loading`, which every public loader
+goes through.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import FormatError, TaskError, TaskFileError
+from . import dimacs
+from .annotations import SHOWN, Annotations, read_annotations
+from .constraints import Constraints
+from .expectations import parse_expect
+from .expressions import Expr, parse
+from .families import cnf_expr, dimacs_task
+from .inputs import read_text
+from .model import Concept, Mode, Objects, Task, make_concept
+from .rsbench import is_generator_config, task_from_config
+from .support import Support, support_from_spec
+
+TOP_LEVEL_KEYS = {
+    "name",
+    "description",
+    "concepts",
+    "objects",
+    "labels",
+    "knowledge",
+    "completion",
+    "mode",
+    "support",
+    "concept_supervision",
+    "expect",
+}
+DIMACS_SUFFIXES = (".cnf", ".dimacs")
+
+
+def is_dimacs(path: Path, text: str) -> bool:
+    """Whether a file holds DIMACS CNF: by its extension, else by its first line that is not a
+    comment (a `p cnf` header)."""
+    if path.suffix.lower() in DIMACS_SUFFIXES:
+        return True
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("c"):
+            return stripped.startswith("p cnf")
+    return False
+
+
+def read_task(path: str | os.PathLike[str]) -> Task:
+    """The task a file describes (task file, rsbench config or DIMACS knowledge, exhaustive
+    support), as written; every problem names the file (and field or line)."""
+    path = Path(path)
+    text = read_text(path)
+    if is_dimacs(path, text):
+        return dimacs_task(path.stem, dimacs.loads(text, str(path)))
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or "malformed YAML"
+        raise FormatError(
+            str(path), f"invalid YAML: {problem}", None if mark is None else mark.line + 1
+        ) from None
+    try:
+        if is_generator_config(data):
+            return task_from_config(data, path.stem)
+        return task_from_dict(data, path.stem, path.parent)
+    except TaskError as exc:
+        raise located(exc, path) from None
+
+
+def _label(name: str, spec: Any, concepts: Sequence[Concept], base: Path) -> Expr:
+    where = f"labels.{name}"
+    names = [c.name for c in concepts]
+    if isinstance(spec, dict):
+        if set(spec) != {"dimacs"}:
+            raise TaskError(where, "expected an expression or {dimacs: FILE.cnf}")
+        try:
+            cnf = dimacs.load(base / str(spec["dimacs"]))
+        except FormatError as exc:
+            raise TaskError(where, str(exc)) from None
+        non_boolean = [c.name for c in concepts if c.values != (0, 1)]
+        if non_boolean:
+            raise TaskError(where, f"DIMACS knowledge needs [0, 1] concepts; {non_boolean[0]} is not")
+        return cnf_expr(cnf.clauses, names, f"{where} ({spec['dimacs']})")
+    values = [v for c in concepts for v in c.values]
+    return parse(spec, names, values, where)
+
+
+def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task:
+    """Build a Task from parsed YAML data (paths in it are relative to `base`)."""
+    if not isinstance(data, dict):
+        raise TaskError("", "a task file is a YAML mapping with concepts, labels and support")
+    unknown = sorted(set(data) - TOP_LEVEL_KEYS)
+    if unknown:
+        raise TaskError("", f"unknown field {unknown[0]!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
+    if ("concepts" in data) == ("objects" in data):
+        raise TaskError("", "give the concepts either as 'concepts' or as 'objects', exactly one of them")
+    for key in ("concepts" if "concepts" in data else "objects", "labels"):
+        if not isinstance(data.get(key), dict) or not data[key]:
+            raise TaskError(key, "expected a non-empty mapping")
+    objects = _objects(data["objects"]) if "objects" in data else None
+    if objects is None:
+        concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())
+    else:
+        concepts = objects.concepts()
+    support, files = _support(data, concepts, [str(n) for n in data["labels"]], base)
+    constraints = None
+    if "knowledge" in data:
+        constraints = _constraints(data, concepts)
+        labels = constraints.labels()
+    elif "completion" in data:
+        raise TaskError("completion", "only used with knowledge: (constraints over concepts and labels)")
+    else:
+        labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
+    task = Task(
+        str(data.get("name", default_name)),
+        concepts,
+        labels,
+        support,
+        str(data.get("description", "")),
+        objects,
+        Mode.parse(data["mode"]) if "mode" in data else None,  # type: ignore[arg-type]
+        parse_expect(data.get("expect")),
+        constraints,
+    )
+    for data_file in files:
+        wrong = data_file.contradictions(list(labels), task.label_of)
+        if wrong:
+            more = f"; and {len(wrong) - SHOWN} more" if len(wrong) > SHOWN else ""
+            problem = f"{len(wrong)} label cells contradict the knowledge: " + "; ".join(wrong[:SHOWN]) + more
+            raise TaskError("", f"{data_file.path}: {problem}")
+    return task
+
+
+def _support(
+    data: Mapping[str, Any], concepts: Sequence[Concept], label_names: list[str], base: Path
+) -> tuple[Support, list[Annotations]]:
+    """The support and supervision sections, and the annotation files they read."""
+    files: dict[str, Annotations] = {}
+    specs = []
+    for key, default in (("support", "exhaustive"), ("concept_supervision", None)):
+        spec = data.get(key, default)
+        if isinstance(spec, dict) and "file" in spec:
+            if set(spec) != {"file"}:
+                raise TaskError(key, f"expected {{file: PATH}} alone, got keys {sorted(spec)}")
+            try:
+                files[key] = read_annotations(base / str(spec["file"]), concepts, label_names)
+            except FormatError as exc:
+                raise TaskError(key, str(exc)) from None
+            spec = files[key].distinct
+        specs.append(spec)
+    names, domains = [c.name for c in concepts], [c.values for c in concepts]
+    support = support_from_spec(names, domains, *specs)
+    if "support" in files:
+        source = files["support"].summary()
+        support = Support(names, domains, support.given_rows(), support.supervised, source=source)
+    return support, list(files.values())
+
+
+def _constraints(data: Mapping[str, Any], concepts: Sequence[Concept]) -> Constraints:
+    """The `knowledge:` constraints over concepts and labels, with the label domains `labels:`
+    declares and the optional `completion:` defaults."""
+    domains = {}
+    for name, values in data["labels"].items():
+        label = make_concept(name, values, "labels")  # with knowledge:, labels: declares domains
+        if label.name in {c.name for c in concepts}:
+            raise TaskError(f"labels.{name}", "a label cannot share its name with a concept")
+        domains[label.name] = label.values
+    formulas = data["knowledge"]
+    if isinstance(formulas, str):
+        formulas = [formulas]
+    if not isinstance(formulas, list) or not formulas:
+        raise TaskError("knowledge", "expected a formula or a non-empty list of formulas")
+    names = [c.name for c in concepts] + list(domains)
+    values = [v for c in concepts for v in c.values] + [v for d in domains.values() for v in d]
+    parsed = tuple(parse(f, names, values, f"knowledge[{i}]") for i, f in enumerate(formulas))
+    completion = data.get("completion") or {}
+    if not isinstance(completion, dict):
+        raise TaskError("completion", "expected a mapping label -> default value")
+    for name, value in completion.items():
+        if name not in domains:
+            raise TaskError(f"completion.{name}", "not a label")
+        if value not in domains[name]:
+            raise TaskError(f"completion.{name}", f"{value!r} is not one of {list(domains[name])}")
+    return Constraints(parsed, domains, completion)
+
+
+def _objects(spec: Any) -> Objects:
+    """The `objects:` section: {count: N, attributes: {attribute: [values]}}."""
+    if not isinstance(spec, dict) or set(spec) != {"count", "attributes"}:
+        keys = sorted(spec) if isinstance(spec, dict) else type(spec).__name__
+        raise TaskError("objects", f"expected keys count and attributes, got {keys}")
+    count = spec["count"]
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise TaskError("objects.count", f"expected a positive integer, got {count!r}")
+    attributes = spec["attributes"]
+    if not isinstance(attributes, dict) or not attributes:
+        raise TaskError("objects.attributes", "expected a non-empty mapping attribute -> values")
+    made = tuple(make_concept(n, v, "objects.attributes") for n, v in attributes.items())
+    return Objects(count, tuple((a.name, a.values) for a in made))
+
+
+def located(error: TaskError, path: str | os.PathLike[str]) -> TaskFileError:
+    """A TaskError of the task read from `path`, located in that file."""
+    return error if isinstance(error, TaskFileError) else error.in_file(str(path))

@@ -1,0 +1,183 @@
+"""The task model: ordered finite-domain concepts, labels given by knowledge, a training support.
+
+A Task is immutable: training code and the insight commands change one through `with_support`,
+`with_supervision`, `with_labels` (and `renamed`, `with_expect`), which check the new rows and
+labels as a task file's are checked and keep everything else, `expect:` included.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import keyword
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+from ..errors import TaskError, quote
+from .constraints import Constraints
+from .expressions import OPS, Expr, evaluate, free_names, normalise, parse
+from .support import Support
+
+Value = int | str  # a concept value (Booleans are 0/1)
+
+
+class Mode(StrEnum):
+    """What counts as a concept map (see docs/closed-forms.md)."""
+
+    DISENTANGLED = "disentangled"  # maps (pi, f), as rsbench's countrss
+    JOINT = "joint"  # any map D -> D (eq. 7 of the rsbench paper)
+    OBJECTS = "objects"  # object and attribute permutations, value maps shared by all objects
+
+    @classmethod
+    def parse(cls, name: Any, where: str = "mode") -> Mode:
+        """The mode called `name`; a TaskError naming `where` otherwise."""
+        try:
+            return cls(name)
+        except ValueError:
+            raise TaskError(where, f"{quote(name)} is not one of {', '.join(cls)}") from None
+
+
+@dataclass(frozen=True)
+class Concept:
+    """A ground-truth concept: a name and its ordered, distinct values (0/1 for Booleans)."""
+
+    name: str
+    values: tuple[Value, ...]
+
+    @cached_property
+    def index(self) -> dict[Value, int]:
+        """Position of each value in the domain."""
+        return {v: i for i, v in enumerate(self.values)}
+
+
+def make_concept(name: Any, values: Any, where: str = "concepts") -> Concept:
+    """Validate a concept name and domain (identifier, not an operator name, >= 1 distinct value)."""
+    if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name in OPS:
+        raise TaskError(where, f"concept name {quote(name)} is not a usable identifier")
+    if not isinstance(values, list | tuple) or not values:
+        raise TaskError(f"{where}.{name}", "expected a non-empty list of values")
+    vals = tuple(normalise(v) for v in values)
+    for v in vals:
+        if not isinstance(v, int | str):
+            raise TaskError(f"{where}.{name}", f"value {quote(v)} is not an integer or a string")
+    if len(set(vals)) != len(vals):
+        raise TaskError(f"{where}.{name}", "values are not distinct")
+    return Concept(name, vals)
+
+
+@dataclass(frozen=True)
+class Objects:
+    """Several objects with the same attributes: concept `<attribute>_<object>` (objects from 1),
+    object by object, each object's attributes in the order given."""
+
+    count: int
+    attributes: tuple[tuple[str, tuple[Value, ...]], ...]
+
+    def concepts(self) -> tuple[Concept, ...]:
+        """The concepts of all objects, object-major."""
+        return tuple(
+            Concept(f"{name}_{n}", values)
+            for n in range(1, self.count + 1)
+            for name, values in self.attributes
+        )
+
+
+@dataclass(frozen=True)
+class Task:
+    """A learning task: concepts, knowledge (label name -> expression) and training support.
+
+    `mode` is the counting mode the task asks for (objects for a task with `objects`, else
+    disentangled, unless given). `expect` holds expectations on its count (`expect:`), and
+    `constraints` the constraints its labels were completed from, if it was given that way.
+    """
+
+    name: str
+    concepts: tuple[Concept, ...]
+    labels: Mapping[str, Expr]
+    support: Support
+    description: str = ""
+    objects: Objects | None = None
+    mode: Mode = None  # type: ignore[assignment]  # None: the default for the task, set below
+    expect: Mapping[str, int] = field(default_factory=dict)
+    constraints: Constraints | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode is None:
+            object.__setattr__(self, "mode", Mode.OBJECTS if self.objects else Mode.DISENTANGLED)
+        else:
+            object.__setattr__(self, "mode", Mode.parse(self.mode))
+        object.__setattr__(self, "labels", dict(self.labels))
+        names = [c.name for c in self.concepts]
+        if len(set(names)) != len(names):
+            raise TaskError("concepts", f"concept names of {quote(self.name)} are not distinct")
+        if not self.labels:
+            raise TaskError("labels", "the task has no labels")
+        for label, expr in self.labels.items():
+            unknown = free_names(expr) - set(names)
+            if unknown:
+                raise TaskError(f"labels.{label}", f"unknown concept {quote(sorted(unknown)[0])}")
+        if self.support.domains != [c.values for c in self.concepts]:
+            raise TaskError("support", "its domains are not the concepts' domains")
+
+    @property
+    def names(self) -> list[str]:
+        """Concept names in order."""
+        return [c.name for c in self.concepts]
+
+    def object_spec(self) -> Objects:
+        """The task's objects (`objects:`); a TaskError for a task without them."""
+        if self.objects is None:
+            raise TaskError("objects", f"task {quote(self.name)} has no objects: section")
+        return self.objects
+
+    @property
+    def domains(self) -> list[tuple[Value, ...]]:
+        """Concept domains in order."""
+        return [c.values for c in self.concepts]
+
+    def label_of(self, row: Sequence[Any]) -> tuple[Any, ...]:
+        """The label values the knowledge gives to one concept vector."""
+        assignment: Mapping[str, Any] = dict(zip(self.names, row))
+        return tuple(normalise(evaluate(e, assignment)) for e in self.labels.values())
+
+    def with_support(
+        self, rows: Iterable[Sequence[Any]] | None, supervised: Iterable[Sequence[Any]] | None = None
+    ) -> Task:
+        """This task with the support `rows` (None: exhaustive), each a list in concept order or a
+        mapping concept -> value; the supervised rows are `supervised`, or when None the task's own
+        supervised rows that the new support keeps."""
+        support = Support(self.names, self.domains, None if rows is None else list(rows))
+        if supervised is None:
+            members = None if support.exhaustive else set(support.rows)
+            supervised = [r for r in self.support.supervised if members is None or r in members]
+        support = Support(self.names, self.domains, support.given_rows(), list(supervised))
+        return dataclasses.replace(self, support=support)
+
+    def with_supervision(self, rows: Iterable[Sequence[Any]]) -> Task:
+        """This task with exactly `rows` concept-supervised (rows of its support)."""
+        support = Support(self.names, self.domains, self.support.given_rows(), list(rows), "support")
+        return dataclasses.replace(self, support=support)
+
+    def with_labels(self, labels: Mapping[str, Expr | str]) -> Task:
+        """This task with the labels `labels` added (or replacing those of the same name); a label
+        may be an expression or its text in the task-file syntax."""
+        values = [v for c in self.concepts for v in c.values]
+        parsed = {
+            name: expr if isinstance(expr, Expr) else parse(expr, self.names, values, f"labels.{name}")
+            for name, expr in labels.items()
+        }
+        return dataclasses.replace(self, labels={**self.labels, **parsed})
+
+    def renamed(self, name: str) -> Task:
+        """This task under another name."""
+        return dataclasses.replace(self, name=name)
+
+    def with_expect(self, expect: Mapping[str, int]) -> Task:
+        """This task with the expectations `expect` on its count (replacing its own)."""
+        return dataclasses.replace(self, expect=dict(expect))
+
+    def with_mode(self, mode: Mode | str) -> Task:
+        """This task counted in another mode by default."""
+        return dataclasses.replace(self, mode=Mode.parse(mode))

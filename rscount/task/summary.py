@@ -1,0 +1,29 @@
+"""What a task is, in a few short strings: its concepts, labels, support, supervision and mode (the
+columns of `rscount list`, of reports and of the catalogue)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import Task
+
+
+def describe(task: Task) -> dict[str, Any]:
+    """task, concepts (with the object structure), labels, support (with its source), supervised, mode."""
+    if task.objects:
+        n, m = task.objects.count, len(task.objects.attributes)
+        concepts = f"{len(task.concepts)} ({n} object{'s' * (n != 1)} x {m} attribute{'s' * (m != 1)})"
+    else:
+        concepts = str(len(task.concepts))
+    support = f"{task.support.size}" + (" (all)" if task.support.exhaustive else "")
+    source = task.support.source
+    if source:
+        support += f" (from {source['examples']} examples)"
+    return {
+        "task": task.name,
+        "concepts": concepts,
+        "labels": ", ".join(task.labels),
+        "support": support,
+        "supervised": len(task.support.supervised),
+        "mode": str(task.mode),
+    }

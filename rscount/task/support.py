@@ -1,0 +1,199 @@
+"""Training supports: exhaustive, explicit rows, or seeded samples, plus concept supervision."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+from ..errors import TaskError, quote
+
+Row = tuple[Any, ...]  # one concept vector, in concept order
+
+
+def domain_size(domains: Sequence[Sequence[Any]]) -> int:
+    """|D|: the number of concept vectors."""
+    return math.prod(len(d) for d in domains)
+
+
+def decode(index: int, domains: Sequence[Sequence[Any]]) -> Row:
+    """The concept vector with mixed-radix `index` (first concept most significant)."""
+    row = []
+    for dom in reversed(domains):
+        index, r = divmod(index, len(dom))
+        row.append(dom[r])
+    return tuple(reversed(row))
+
+
+def all_rows(domains: Sequence[Sequence[Any]]) -> Iterator[Row]:
+    """Every concept vector, in mixed-radix order."""
+    for i in range(domain_size(domains)):
+        yield decode(i, domains)
+
+
+def sample_size(amount: float, total: int, where: str, count: bool = False) -> int:
+    """How many of `total` items a sample amount means: F <= 1 a fraction, F > 1 (or `count`) a count."""
+    if isinstance(amount, bool) or not isinstance(amount, int | float) or not amount > 0:
+        raise TaskError(where, f"sample amount must be a positive number, got {quote(amount)}")
+    if amount <= 1 and not count:
+        return max(1, round(amount * total)) if total else 0
+    if amount != int(amount):
+        raise TaskError(where, f"a sample count above 1 must be a whole number, got {amount}")
+    if amount > total:
+        raise TaskError(where, f"asked for {int(amount)} items but only {total} exist")
+    return int(amount)
+
+
+class Support:
+    """The distinct concept vectors seen in training, and which of them are concept-supervised.
+
+    Rows are checked against the domains (a row of the wrong length or with a value outside its
+    domain is a TaskError naming `where`). An exhaustive support (rows None) is kept symbolic: its
+    rows are generated only when needed.
+    """
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        domains: Sequence[Sequence[Any]],
+        rows: Iterable[Any] | None = None,
+        supervised: Iterable[Any] = (),
+        where: str = "support",
+        source: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.names = list(names)
+        self.domains = [tuple(d) for d in domains]
+        self.exhaustive = rows is None
+        self._rows: tuple[Row, ...] | None = None
+        if rows is not None:
+            seen: dict[Row, None] = {}
+            for n, row in enumerate(rows):
+                seen.setdefault(parse_row(row, self.names, self.domains, f"{where}[{n}]"), None)
+            if not seen:
+                raise TaskError(where, "the support is empty (a count needs at least one example)")
+            self._rows = tuple(seen)
+        sup: dict[Row, None] = {}
+        for n, row in enumerate(supervised):
+            sup.setdefault(parse_row(row, self.names, self.domains, f"concept_supervision[{n}]"), None)
+        if self._rows is not None:
+            members = set(self._rows)
+            for r in sup:
+                if r not in members:
+                    raise TaskError("concept_supervision", f"row {list(r)} is not in the support")
+        self.supervised = frozenset(sup)
+        self.source = dict(source) if source else None  # an annotation file's summary (support: {file: F})
+
+    @cached_property
+    def rows(self) -> tuple[Row, ...]:
+        """The support's rows, in order."""
+        return self._rows if self._rows is not None else tuple(all_rows(self.domains))
+
+    @property
+    def size(self) -> int:
+        """Number of distinct concept vectors in the support."""
+        return domain_size(self.domains) if self._rows is None else len(self._rows)
+
+    def given_rows(self) -> tuple[Row, ...] | None:
+        """The explicit rows, or None for an exhaustive support (as the constructor takes them)."""
+        return self._rows
+
+
+def sample_rows(
+    domains: Sequence[Sequence[Any]], amount: float, seed: int, where: str, count: bool = False
+) -> list[Row]:
+    """A uniform sample of distinct concept vectors (no enumeration of D, so D may be huge)."""
+    total = domain_size(domains)
+    n = sample_size(amount, total, where, count)
+    picks = sorted(random.Random(seed).sample(range(total), n))
+    return [decode(i, domains) for i in picks]
+
+
+def sample_of(rows: Sequence[Row], amount: float, seed: int, where: str, count: bool = False) -> list[Row]:
+    """A uniform sample of distinct items of `rows`, kept in their order."""
+    n = sample_size(amount, len(rows), where, count)
+    picks = sorted(random.Random(seed).sample(range(len(rows)), n))
+    return [rows[i] for i in picks]
+
+
+def parse_row(row: Any, names: Sequence[str], domains: Sequence[Sequence[Any]], where: str) -> Row:
+    """A row given as a list in concept order or a mapping name -> value, checked against the domains."""
+    if isinstance(row, dict):
+        unknown = [k for k in row if k not in names]
+        if unknown:
+            raise TaskError(where, f"unknown concept {quote(unknown[0])}")
+        missing = [n for n in names if n not in row]
+        if missing:
+            raise TaskError(where, f"no value for concept {quote(missing[0])}")
+        values = [row[n] for n in names]
+    elif isinstance(row, list | tuple):
+        if len(row) != len(names):
+            raise TaskError(where, f"expected {len(names)} values (one per concept), got {len(row)}")
+        values = list(row)
+    else:
+        raise TaskError(where, "a row is a list of values or a mapping concept -> value")
+    out = []
+    for name, dom, value in zip(names, domains, values):
+        value = int(value) if isinstance(value, bool) else value
+        if value not in dom:
+            raise TaskError(where, f"value {quote(value)} of {name} is outside its domain {list(dom)}")
+        out.append(dom[dom.index(value)])
+    return tuple(out)
+
+
+def _sample_spec(spec: Mapping[str, Any], where: str) -> tuple[float, int, bool]:
+    """(amount, seed, whether amount is a count) of {sample: F, seed: S} or {examples: N, seed: S}."""
+    keys = set(spec) - {"seed"}
+    if keys not in ({"sample"}, {"examples"}):
+        raise TaskError(
+            where, f"expected {{sample: F, seed: S}} or {{examples: N, seed: S}}, got keys {sorted(spec)}"
+        )
+    seed = spec.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TaskError(f"{where}.seed", f"expected an integer, got {quote(seed)}")
+    if "examples" in spec:
+        n = spec["examples"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise TaskError(f"{where}.examples", f"expected a positive integer, got {quote(n)}")
+        return n, seed, True
+    return spec["sample"], seed, False
+
+
+def support_from_spec(
+    names: Sequence[str],
+    domains: Sequence[Sequence[Any]],
+    spec: Any,
+    supervision: Any,
+    where: str = "support",
+    within: Support | None = None,
+) -> Support:
+    """A Support from a spec: 'exhaustive', a list of rows, or a sample ({sample: F, seed: S} or
+    {examples: N, seed: S}) of D, or of `within` when given; likewise for concept supervision
+    (rows of the support, or a sample of them)."""
+    rows: list[Any] | None
+    if spec == "exhaustive" or spec is None:
+        rows = None
+    elif isinstance(spec, list):
+        rows = spec
+    elif isinstance(spec, dict):
+        amount, seed, is_count = _sample_spec(spec, where)
+        if within is None or within.exhaustive:
+            rows = sample_rows(domains, amount, seed, where, is_count)
+        else:
+            rows = sample_of(within.rows, amount, seed, where, is_count)
+    else:
+        raise TaskError(where, "expected 'exhaustive', a list of rows or {sample: F, seed: S}")
+    if rows is not None and not rows:
+        raise TaskError(where, "the support is empty (a count needs at least one example)")
+    support = Support(names, domains, rows, (), where)
+    if supervision is None or supervision == []:
+        return support
+    if isinstance(supervision, list):
+        supervised: list[Any] = supervision
+    elif isinstance(supervision, dict):
+        amount, seed, is_count = _sample_spec(supervision, "concept_supervision")
+        supervised = sample_of(support.rows, amount, seed, "concept_supervision", is_count)
+    else:
+        raise TaskError("concept_supervision", "expected a list of rows or {sample: F, seed: S}")
+    return Support(names, domains, support.given_rows(), supervised, where)

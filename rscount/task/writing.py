@@ -1,0 +1,41 @@
+"""Write a Task back as a task file (YAML that `load_task` reads): knowledge as expressions in the
+task-file syntax (every operator in call form), support and supervision as explicit rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from .model import Task
+
+
+def task_data(task: Task) -> dict[str, Any]:
+    """The task-file mapping of `task` (labels given by `knowledge:` constraints come out as the
+    label expressions they were completed into)."""
+    data: dict[str, Any] = {"name": task.name}
+    if task.description:
+        data["description"] = task.description
+    if task.objects:
+        attributes = {name: list(values) for name, values in task.objects.attributes}
+        data["objects"] = {"count": task.objects.count, "attributes": attributes}
+    else:
+        data["concepts"] = {c.name: list(c.values) for c in task.concepts}
+    data["labels"] = {name: str(expr) for name, expr in task.labels.items()}
+    data["mode"] = str(task.mode)
+    support = task.support
+    data["support"] = "exhaustive" if support.exhaustive else [list(r) for r in support.rows]
+
+    def position(row: tuple[Any, ...]) -> tuple[int, ...]:
+        return tuple(c.index[v] for c, v in zip(task.concepts, row))
+
+    data["concept_supervision"] = [list(r) for r in sorted(support.supervised, key=position)]
+    if task.expect:
+        data["expect"] = dict(task.expect)
+    return data
+
+
+def task_yaml(task: Task, comments: list[str]) -> str:
+    """The task file text: `comments` as leading comment lines, then the YAML mapping."""
+    head = "".join(f"# {line}\n" for line in comments)
+    return head + yaml.safe_dump(task_data(task), sort_keys=False, default_flow_style=None, width=110)
