@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's rscount, not an installed one
 
-from rscount.expr import evaluate, parse
-from rscount.support import decode, domain_size
-from rscount.taskfile import load_task
+from rscount.task.expressions import evaluate, parse
+from rscount.task.support import decode, domain_size
+from rscount.knowledge.loading import load_task
 
 
 def balanced_rows(task, per_class: int, seed: int, where: str | None, max_draws: int):

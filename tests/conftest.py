@@ -11,6 +11,7 @@ import pytest
 from rscount.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
+pytest_plugins = ["pytester"]
 
 
 @dataclass

@@ -14,8 +14,8 @@ from rscount.task.expectations import FAIL, INCONCLUSIVE, PASS, judge, parse_exp
     [
         ({"shortcuts": 0}, 1, PASS, "shortcuts: 0 holds (count 1)"),
         ({"shortcuts": 0}, 24, FAIL, "expected 0 shortcuts, found 23 (+23)"),
-        ({"count": 24}, 25, FAIL, "count pinned at 24, got 25 (+1)"),
-        ({"count": 24}, 20, FAIL, "count pinned at 24, got 20 (-4)"),
+        ({"count": 24}, 25, FAIL, "the count moved from 24 (pinned) to 25 (+1)"),
+        ({"count": 24}, 20, FAIL, "the count moved from 24 (pinned) to 20 (-4)"),
         ({"max_count": 100}, 144, FAIL, "max_count 100 exceeded: count 144 (44 over, 1.44x)"),
         ({"max_count": 100}, 100, PASS, "max_count: 100 holds (count 100)"),
         ({"min_count": 10}, 4, FAIL, "min_count 10 not reached: count 4 (6 short)"),

@@ -69,7 +69,7 @@ def _miss(kind: str, n: int, count: int) -> str:
     if kind == "shortcuts":
         return f"expected {n} shortcuts, found {count - 1} ({count - 1 - n:+d})"
     if kind == "count":
-        return f"count pinned at {n}, got {count} ({count - n:+d})"
+        return f"the count moved from {n} (pinned) to {count} ({count - n:+d})"
     if kind == "max_count":
         ratio = f", {count / n:.3g}x" if n else ""
         return f"max_count {n} exceeded: count {count} ({count - n} over{ratio})"

@@ -158,61 +158,77 @@ def parse(
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         raise TaskError(where, f"syntax error in {quote(text)} at column {exc.offset}") from None
-    concept_set = set(concepts)
-    value_names = {str(v): v for v in values if isinstance(v, str)}
+    try:
+        return _Builder(text.strip(), concepts, values, where).build(tree.body)
+    except RecursionError:
+        raise TaskError(where, "expression nested too deeply") from None
 
-    def refuse(node: ast.AST, why: str) -> TaskError:
-        snippet = ast.get_source_segment(text.strip(), node) or type(node).__name__
-        return TaskError(where, f"{why}: {quote(snippet)}")
 
-    def build(node: ast.AST) -> Expr:
+class _Builder:
+    """Turns the whitelisted nodes of a Python expression tree into an Expr; anything else is a
+    TaskError quoting the offending part of the source."""
+
+    def __init__(self, source: str, concepts: Sequence[str], values: Sequence[Any], where: str) -> None:
+        self.source = source
+        self.concepts = set(concepts)
+        self.values = {str(v): v for v in values if isinstance(v, str)}
+        self.where = where
+
+    def refuse(self, node: ast.AST, why: str) -> TaskError:
+        """The error for `node`, quoting its source."""
+        snippet = ast.get_source_segment(self.source, node) or type(node).__name__
+        return TaskError(self.where, f"{why}: {quote(snippet)}")
+
+    def build(self, node: ast.AST) -> Expr:
+        """The Expr of a node (names, constants, operators, comparisons, if-else, calls)."""
         if isinstance(node, ast.Name):
-            if node.id in concept_set:
-                return var(node.id)
-            if node.id in value_names:
-                return const(value_names[node.id])
-            if node.id in _CONSTANT_NAMES:
-                return const(_CONSTANT_NAMES[node.id])
-            raise refuse(node, "unknown concept")
+            return self.name(node)
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool | int | str):
                 return const(node.value)
-            raise refuse(node, "only integer and string constants are allowed")
+            raise self.refuse(node, "only integer and string constants are allowed")
         if isinstance(node, ast.BoolOp):
-            return call(_BOOLOPS[type(node.op)], *map(build, node.values))
+            return call(_BOOLOPS[type(node.op)], *map(self.build, node.values))
         if isinstance(node, ast.UnaryOp):
-            operand = build(node.operand)
+            operand = self.build(node.operand)
             if isinstance(node.op, ast.Not | ast.Invert):
                 return call("Not", operand)
-            if isinstance(node.op, ast.USub):
-                return call("Neg", operand)
-            return operand
+            return call("Neg", operand) if isinstance(node.op, ast.USub) else operand
         if isinstance(node, ast.BinOp):
             if type(node.op) not in _BINOPS:
-                raise refuse(node, "operator not allowed (use // for integer division)")
-            return call(_BINOPS[type(node.op)], build(node.left), build(node.right))
+                raise self.refuse(node, "operator not allowed (use // for integer division)")
+            return call(_BINOPS[type(node.op)], self.build(node.left), self.build(node.right))
         if isinstance(node, ast.Compare):
-            operands = [build(node.left), *map(build, node.comparators)]
+            operands = [self.build(node.left), *map(self.build, node.comparators)]
             pairs = [call(_CMPOPS[type(op)], operands[i], operands[i + 1]) for i, op in enumerate(node.ops)]
             return pairs[0] if len(pairs) == 1 else call("And", *pairs)
         if isinstance(node, ast.IfExp):
-            return call("ITE", build(node.test), build(node.body), build(node.orelse))
+            return call("ITE", self.build(node.test), self.build(node.body), self.build(node.orelse))
         if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name) or node.func.id not in OPS:
-                raise refuse(node, "function not allowed")
-            if node.keywords:
-                raise refuse(node, "keyword arguments are not allowed")
-            name = node.func.id
-            low, high = ARITY.get(name, (1, None))
-            if len(node.args) < low or (high is not None and len(node.args) > high):
-                raise refuse(node, f"{name} takes {low if low == high else f'at least {low}'} argument(s)")
-            return call(name, *map(build, node.args))
-        raise refuse(node, "not allowed in knowledge expressions")
+            return self.call(node)
+        raise self.refuse(node, "not allowed in knowledge expressions")
 
-    try:
-        return build(tree.body)
-    except RecursionError:
-        raise TaskError(where, "expression nested too deeply") from None
+    def name(self, node: ast.Name) -> Expr:
+        """A concept, a domain value named bare, or True/False."""
+        if node.id in self.concepts:
+            return var(node.id)
+        if node.id in self.values:
+            return const(self.values[node.id])
+        if node.id in _CONSTANT_NAMES:
+            return const(_CONSTANT_NAMES[node.id])
+        raise self.refuse(node, "unknown concept")
+
+    def call(self, node: ast.Call) -> Expr:
+        """An operator called by name (And(a, b), Eq(x, 2), ...), with its number of arguments checked."""
+        if not isinstance(node.func, ast.Name) or node.func.id not in OPS:
+            raise self.refuse(node, "function not allowed")
+        if node.keywords:
+            raise self.refuse(node, "keyword arguments are not allowed")
+        name = node.func.id
+        low, high = ARITY.get(name, (1, None))
+        if len(node.args) < low or (high is not None and len(node.args) > high):
+            raise self.refuse(node, f"{name} takes {low if low == high else f'at least {low}'} argument(s)")
+        return call(name, *map(self.build, node.args))
 
 
 def free_names(expr: Expr) -> set[str]:

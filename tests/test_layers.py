@@ -1,0 +1,101 @@
+"""The package's shape: each pipeline stage imports only the stages before it (read from the source,
+every import statement, also those inside functions), and no module outgrows its job."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+PACKAGE = REPO / "rscount"
+FOUNDATION = {"errors", "progress", "version", "outputs"}  # importable by every stage
+STAGES = ["task", "knowledge", "encoding", "counting", "insight", "report", "cli"]
+TOP = {"__init__", "api", "pytest_plugin"}  # the public faces: may import any stage
+MAX_MODULE_LINES = 400
+
+
+def rank(module: str) -> int:
+    """Where a module (dotted, below rscount) sits: foundation 0, stages 1..7, the public faces 8."""
+    head = module.split(".")[0]
+    if head in FOUNDATION:
+        return 0
+    if head in STAGES:
+        return 1 + STAGES.index(head)
+    if head in TOP or module == "":
+        return len(STAGES) + 1
+    raise AssertionError(f"rscount.{module} belongs to no stage; add it to test_layers.py")
+
+
+def module_name(path: Path, root: Path = PACKAGE) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(path: Path, root: Path = PACKAGE) -> set[str]:
+    """The rscount modules a file imports (dotted, below rscount; '' for the package itself)."""
+    here = module_name(path, root).split(".") if module_name(path, root) else []
+    package = here if path.name == "__init__.py" else here[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names if a.name.split(".")[0] == "rscount"]
+            found |= {name.removeprefix("rscount").lstrip(".") for name in names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            elif node.module and node.module.split(".")[0] == "rscount":
+                target = node.module.removeprefix("rscount").lstrip(".")
+            else:
+                continue
+            if node.module:
+                found.add(target)
+            else:  # `from . import dimacs`: the names are modules
+                found |= {".".join([*base, a.name]) for a in node.names}
+    return found
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_the_scan_sees_every_stage():
+    assert {module_name(p).split(".")[0] for p in SOURCES} >= set(STAGES) | FOUNDATION | {"api"}
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_imports_a_later_stage(path):
+    assert not upward_imports(path), f"rscount.{module_name(path)} imports later stages"
+
+
+def upward_imports(path: Path, root: Path = PACKAGE) -> list[str]:
+    me = module_name(path, root)
+    return sorted(m for m in imported(path, root) if rank(m) > rank(me))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_is_over_the_size_limit(path):
+    assert len(path.read_text().splitlines()) <= MAX_MODULE_LINES
+
+
+def test_upward_imports_are_caught_in_every_spelling(tmp_path):
+    root = tmp_path / "rscount"
+    (root / "knowledge").mkdir(parents=True)
+    spellings = {
+        "relative.py": "from ..cli import options\n",
+        "package.py": "from .. import report\n",
+        "absolute.py": "import rscount.counting.policy\n",
+        "inner.py": "def f():\n    from rscount.insight.check import check\n",
+        "fine.py": "from ..task.model import Task\nfrom .circuit import CNFBuilder\nfrom .. import errors\n",
+    }
+    for name, text in spellings.items():
+        (root / "knowledge" / name).write_text(text)
+    found = {name: upward_imports(root / "knowledge" / name, root) for name in spellings}
+    assert found == {
+        "relative.py": ["cli"],
+        "package.py": ["report"],
+        "absolute.py": ["counting.policy"],
+        "inner.py": ["insight.check"],
+        "fine.py": [],
+    }
