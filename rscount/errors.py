@@ -138,10 +138,12 @@ class OutputExists(OutputError):
 
 
 class LimitReached(RscountError):
-    """The work stopped at a resource limit; `known` says what was established before it (or '')."""
+    """The work stopped at a resource limit; `known` says in words what was established before it
+    (or ''), `partial` the same as data (e.g. lower_bound, classes_done, classes_total)."""
 
-    def __init__(self, message: str, known: str = "") -> None:
+    def __init__(self, message: str, known: str = "", partial: dict[str, object] | None = None) -> None:
         self.known = known
+        self.partial = dict(partial or {})
         super().__init__(message + (f"; {known}" if known else ""))
 
 
@@ -150,6 +152,9 @@ class TimeLimitExceeded(LimitReached):
 
     remedies = ("timeout",)
 
-    def __init__(self, seconds: float, what: str = "", known: str = "") -> None:
+    def __init__(
+        self, seconds: float, what: str = "", known: str = "", partial: dict[str, object] | None = None
+    ) -> None:
         self.seconds = seconds
-        super().__init__(f"{what + ': ' if what else ''}stopped after the time limit of {seconds:g} s", known)
+        prefix = f"{what}: " if what else ""
+        super().__init__(f"{prefix}stopped after the time limit of {seconds:g} s", known, partial)

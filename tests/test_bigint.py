@@ -11,6 +11,7 @@ import pytest
 from pysdd.sdd import SddManager, Vtree
 
 from rscount.counting.backends import BACKENDS
+from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
 from rscount.knowledge.loading import task_from_dict
@@ -45,7 +46,7 @@ def test_diagonal_closed_form_matches_brute_force_on_small_domains():
 def test_sdd_count_beyond_2_64_is_exact():
     expected = diagonal_count(8)
     assert expected > 2**64
-    assert BACKENDS["sdd"].count(encode(diagonal_task(8)), CountSettings()).count == expected
+    assert BACKENDS["sdd"].count(CountProblem.of(encode(diagonal_task(8))), CountSettings()).count == expected
 
 
 def one_example_count(sizes, label_fn, example):
@@ -68,7 +69,7 @@ def test_mixed_domain_one_example_matches_closed_form(method):
     }
     task = task_from_dict(data, "mixed", Path("."))
     expected = one_example_count(sizes, lambda c: sum(c) % 3, (3, 1, 0))
-    assert BACKENDS[method].count(encode(task), CountSettings()).count == expected
+    assert BACKENDS[method].count(CountProblem.of(encode(task)), CountSettings()).count == expected
 
 
 def test_approximate_count_beyond_2_64_is_a_python_int_within_epsilon():
@@ -80,7 +81,9 @@ def test_approximate_count_beyond_2_64_is_a_python_int_within_epsilon():
     task = task_from_dict(data, "wide", Path("."))
     exact = one_example_count([12, 12, 12], sum, (1, 2, 3))
     assert exact > 2**64
-    estimate = BACKENDS["approxmc"].count(encode(task), CountSettings(epsilon=0.8, seed=3)).count
+    estimate = (
+        BACKENDS["approxmc"].count(CountProblem.of(encode(task)), CountSettings(epsilon=0.8, seed=3)).count
+    )
     assert isinstance(estimate, int) and exact / 1.8 <= estimate <= exact * 1.8
 
 
@@ -95,7 +98,7 @@ def test_unseen_value_factor_is_exact_for_huge_uniform_domains():
     expected = one_example_count([12, 12, 12], sum, (1, 2, 3))
     same_label = sum(1 for c in itertools.product(range(12), repeat=3) if sum(c) == 6)
     assert expected == 6 * 12 ** (3 * 11) * same_label  # the paper's one-example form
-    assert BACKENDS["enumerate"].count(encode(task), CountSettings()).count == expected
+    assert BACKENDS["enumerate"].count(CountProblem.of(encode(task)), CountSettings()).count == expected
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -268,7 +268,7 @@ def test_time_limit_covers_encoding_too(cli):
 
 
 def test_supports_too_large_to_encode_are_refused_with_advice(cli):
-    run = cli("xor", "--bits", "20", "--exact")
+    run = cli("xor", "--bits", "20", "--method", "sdd")
     assert run.code == 2 and "--fraction" in run.err and "1048576" in run.err
 
 

@@ -22,6 +22,7 @@ from rscount.counting.closed_forms import (
     one_example,
     symmetric_boolean,
 )
+from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
 from rscount.errors import RscountError
@@ -43,7 +44,7 @@ def make(concepts: dict, labels: dict, support="exhaustive", supervision=None, n
 
 
 def backend_count(backend: str, task, mode: str = "disentangled") -> int:
-    return BACKENDS[backend].count(encode(task, mode), OPTIONS).count
+    return BACKENDS[backend].count(CountProblem.of(encode(task, mode)), OPTIONS).count
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from rscount.counting.backends import BACKENDS
 from rscount.counting.closed_forms import closed_form
+from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
 
@@ -28,7 +29,7 @@ OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)
 
 
 def count(backend: str, task) -> int:
-    return BACKENDS[backend].count(encode(task), OPTIONS).count
+    return BACKENDS[backend].count(CountProblem.of(encode(task)), OPTIONS).count
 
 
 def check_knowledge(spec: Spec, task) -> None:

@@ -15,6 +15,7 @@ from randomtasks import SETTINGS, Spec, label_expr, specs, symmetric_specs
 from rscount.counting.backends import BACKENDS
 from rscount.counting.budget import Budget, TooManyClasses
 from rscount.counting.permutation_classes import classes
+from rscount.counting.problem import CountProblem
 from rscount.counting.pruning import PRUNE_ROWS, pruning_task
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
@@ -106,9 +107,9 @@ def test_decompose_with_families_agrees_with_enumeration():
         "support": {"examples": 12, "seed": 2},
     }
     encoding = encode(task_from_dict(data, "eq", REPO))
-    result = DECOMPOSE.count(encoding, CountSettings())
+    result = DECOMPOSE.count(CountProblem.of(encoding), CountSettings())
     assert result.details["blocks"]["knowledge families"] == [[0, 1]]
-    assert result.count == BACKENDS["enumerate"].count(encoding, CountSettings()).count
+    assert result.count == BACKENDS["enumerate"].count(CountProblem.of(encoding), CountSettings()).count
 
 
 def test_pruning_task_keeps_supervised_rows_then_spreads_the_rest():
@@ -127,8 +128,8 @@ def test_supports_larger_than_the_pruning_sample_count_exactly():
     clauses = random_cnf(8, 5, 3, 4)
     task = builtin_task("random", 8, {"examples": PRUNE_ROWS + 40, "seed": 5}, clauses=clauses)
     encoding = encode(task)
-    result = DECOMPOSE.count(encoding, CountSettings())
-    assert result.count == BACKENDS["enumerate"].count(encoding, CountSettings()).count
+    result = DECOMPOSE.count(CountProblem.of(encoding), CountSettings())
+    assert result.count == BACKENDS["enumerate"].count(CountProblem.of(encoding), CountSettings()).count
     assert result.details["nonzero"] == result.details["classes"]  # complete maps checked on all rows
 
 
@@ -165,7 +166,7 @@ def test_conjoin_order_is_a_permutation_of_the_rows():
 
 @pytest.mark.parametrize("k", [4, 6, 8])
 def test_exhaustive_xor_without_closed_form(k):
-    result = DECOMPOSE.count(encode(builtin_task("xor", k)), CountSettings())
+    result = DECOMPOSE.count(CountProblem.of(encode(builtin_task("xor", k))), CountSettings())
     assert result.count == math.factorial(k) * 2 ** (k - 1) and result.details["classes"] == 1
 
 
@@ -173,27 +174,32 @@ def test_random_cnf_with_half_the_support_agrees_with_sdd():
     task = builtin_task("random", 6, {"sample": 0.5, "seed": 3}, clauses=random_cnf(6, 4, 3, 3))
     encoding = encode(task)
     assert (
-        DECOMPOSE.count(encoding, CountSettings()).count
-        == BACKENDS["sdd"].count(encoding, CountSettings()).count
+        DECOMPOSE.count(CountProblem.of(encoding), CountSettings()).count
+        == BACKENDS["sdd"].count(CountProblem.of(encoding), CountSettings()).count
     )
 
 
 def test_class_limit_stops_before_counting():
     task = builtin_task("random", 7, {"examples": 2, "seed": 1}, clauses=random_cnf(7, 6, 3, 1))
     with pytest.raises(TooManyClasses):
-        DECOMPOSE.count(encode(task), CountSettings(), None, Budget(max_classes=3))
+        DECOMPOSE.count(CountProblem.of(encode(task)), CountSettings(), None, Budget(max_classes=3))
 
 
 def test_bundled_categorical_tasks():
-    assert DECOMPOSE.count(encode(load_task(REPO / "tasks/mnadd.yaml")), CountSettings()).count == 2
-    half = DECOMPOSE.count(encode(load_task(REPO / "tasks/mnadd-half.yaml")), CountSettings())
+    assert (
+        DECOMPOSE.count(CountProblem.of(encode(load_task(REPO / "tasks/mnadd.yaml"))), CountSettings()).count
+        == 2
+    )
+    half = DECOMPOSE.count(
+        CountProblem.of(encode(load_task(REPO / "tasks/mnadd-half.yaml"))), CountSettings()
+    )
     assert half.count == 72 * 10**10
 
 
 @settings(max_examples=80, **SETTINGS)
 @given(symmetric_specs(exhaustive=False))
 def test_symmetric_knowledge_with_random_support_and_supervision(spec: Spec):
-    assert DECOMPOSE.count(encode(spec.task()), CountSettings()).count == spec.brute_force()
+    assert DECOMPOSE.count(CountProblem.of(encode(spec.task())), CountSettings()).count == spec.brute_force()
 
 
 @st.composite
@@ -211,7 +217,7 @@ def grouped_specs(draw):
 @settings(max_examples=60, **SETTINGS)
 @given(grouped_specs())
 def test_label_groups_multiply_to_the_brute_force_count(spec: Spec):
-    result = DECOMPOSE.count(encode(spec.task()), CountSettings())
+    result = DECOMPOSE.count(CountProblem.of(encode(spec.task())), CountSettings())
     assert result.details.get("label_groups", 1) >= 2
     assert result.count == spec.brute_force()
 
@@ -230,7 +236,9 @@ def test_label_groups_join_labels_that_share_a_concept():
 @given(specs(max_space=12))
 def test_per_class_approxmc_is_within_epsilon(spec: Spec):
     exact = spec.brute_force()
-    result = BACKENDS["decompose-approx"].count(encode(spec.task()), CountSettings(epsilon=0.8, delta=0.2))
+    result = BACKENDS["decompose-approx"].count(
+        CountProblem.of(encode(spec.task())), CountSettings(epsilon=0.8, delta=0.2)
+    )
     assert not result.exact and result.delta == 0.2
     assert exact / 1.8 <= result.count <= exact * 1.8
 

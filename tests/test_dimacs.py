@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rscount.counting.backends import BACKENDS
+from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
 from rscount.task.dimacs import dumps, loads
@@ -47,4 +48,4 @@ def test_reread_dimacs_counts_the_same_with_an_independent_counter():
             model = solver.get_model()
             models += 1
             solver.add_clause([-model[v - 1] for v in cnf.projection])
-    assert models == BACKENDS["sdd"].count(enc, CountSettings()).count == 96
+    assert models == BACKENDS["sdd"].count(CountProblem.of(enc), CountSettings()).count == 96

@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from randomtasks import SETTINGS, Spec, specs, symmetric_specs
 
 from rscount import count
-from rscount.encoding.modes import encode
 from rscount.insight.maps import ConceptMap, MapSpace
 from rscount.knowledge.loading import load_task
 
@@ -109,7 +108,7 @@ def test_map_space_lists_exactly_the_brute_force_maps_of_symmetric_knowledge(spe
 
 def _same_maps_as_brute_force(spec: Spec) -> None:
     task = spec.task()
-    space = MapSpace(encode(task, "disentangled"))
+    space = MapSpace(task, "disentangled")
     listed = [as_pairs(m, spec.domains) for m in space.maps()]
     expected = set(brute_force_maps(spec.domains, spec.label, list(task.support.rows), set(spec.supervised)))
     assert len(listed) == len(set(listed)) == space.count
@@ -124,7 +123,7 @@ def test_maps_of_knowledge_whose_blocks_exchange_as_wholes_are_the_brute_force_m
     swaps within a side and the exchange of the sides (blocks families)."""
     spec = Spec((2, 2, 2, 2), (("y", "Eq(a + b, c + d)"),), tuple(map(tuple, FAMILY_ROWS)))
     task = spec.task()
-    space = MapSpace(encode(task, "disentangled"))
+    space = MapSpace(task, "disentangled")
     assert space.outputs.attributes.families == [[0, 1]]
     listed = [as_pairs(m, spec.domains) for m in space.maps()]
     expected = set(brute_force_maps(spec.domains, spec.label, list(task.support.rows), set()))
@@ -146,7 +145,7 @@ def test_samples_are_uniform_over_the_optimal_maps(concepts, label, rows):
     with different numbers of maps, one has classes of two permutations."""
     spec = Spec(tuple(len(v) for v in concepts.values()), (("y", label),), tuple(map(tuple, rows)))
     task = spec.task()
-    space = MapSpace(encode(task, "disentangled"))
+    space = MapSpace(task, "disentangled")
     expected = set(brute_force_maps(spec.domains, spec.label, list(task.support.rows), set()))
     assert space.count == len(expected)
     _assert_uniform(space, spec.domains, expected, draws=80 * len(expected))

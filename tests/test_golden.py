@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rscount.counting.backends import BACKENDS
+from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
 from rscount.task.families import builtin_task
@@ -66,7 +67,7 @@ def label_fn_of(case: dict):
 
 
 def count(backend: str, task) -> int:
-    result = BACKENDS[backend].count(encode(task), OPTIONS)
+    result = BACKENDS[backend].count(CountProblem.of(encode(task)), OPTIONS)
     assert result.exact == (backend != "approxmc")
     return result.count
 

@@ -14,6 +14,7 @@ from randomtasks import HELPERS, SETTINGS, label_expr
 
 from rscount import count
 from rscount.counting.backends import BACKENDS
+from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
 from rscount.insight.maps import MapSpace
@@ -69,10 +70,10 @@ def test_objects_count_matches_brute_force_by_every_exact_method(drawn):
     expected = brute_force_objects(n, attributes, label_fn, support, supervised)
     assert expected >= 1
     encoding = encode(task, "objects")
-    assert BACKENDS["decompose"].count(encoding, OPTIONS).count == expected
-    assert BACKENDS["sdd"].count(encoding, OPTIONS).count == expected
+    assert BACKENDS["decompose"].count(CountProblem.of(encoding), OPTIONS).count == expected
+    assert BACKENDS["sdd"].count(CountProblem.of(encoding), OPTIONS).count == expected
     if expected <= 5000:
-        assert BACKENDS["enumerate"].count(encoding, OPTIONS).count == expected
+        assert BACKENDS["enumerate"].count(CountProblem.of(encoding), OPTIONS).count == expected
     domains = [c.values for c in task.concepts]
     assert expected <= brute_force_count(domains, label_fn, support, supervised)  # fewer maps
 
@@ -132,7 +133,7 @@ def symmetric_object_tasks(draw):
 def test_objects_count_on_symmetry_classes_matches_brute_force(drawn):
     task, n, attributes, label_fn, support, supervised = drawn
     expected = brute_force_objects(n, attributes, label_fn, support, supervised)
-    assert BACKENDS["decompose"].count(encode(task, "objects"), OPTIONS).count == expected
+    assert BACKENDS["decompose"].count(CountProblem.of(encode(task, "objects")), OPTIONS).count == expected
 
 
 def test_object_and_attribute_symmetries_found_are_real():
@@ -174,7 +175,7 @@ def test_map_space_lists_as_many_distinct_objects_maps_as_the_brute_force_each_k
     (rho, V) with value maps shared by the objects, that keeps every label and supervised vector;
     all distinct and as many as the brute force finds, so they are exactly its maps."""
     task, n, attributes, label_fn, support, supervised = drawn
-    space = MapSpace(encode(task, "objects"))
+    space = MapSpace(task, "objects")
     maps = list(space.maps())
     assert (
         space.count

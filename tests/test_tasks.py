@@ -13,6 +13,7 @@ import pytest
 from rscount.counting import plan as planning
 from rscount.counting.backends import BACKENDS
 from rscount.counting.policy import count_encoding
+from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding import value_codes
 from rscount.encoding.modes import encode
@@ -552,7 +553,7 @@ def test_pinned_count_holds_without_the_symmetry_reduction(name: str, monkeypatc
     monkeypatch.setattr(planning, "interchangeable_families", lambda t, blocks: [])
     monkeypatch.setattr(planning, "object_blocks", no_object_symmetry)
     t = task(name)
-    result = DECOMPOSE.count(encode(t), CountSettings())
+    result = DECOMPOSE.count(CountProblem.of(encode(t)), CountSettings())
     assert result.count == t.expect["count"]
 
 
@@ -563,7 +564,7 @@ def test_pinned_count_holds_without_label_group_factors(name: str, monkeypatch) 
 
     monkeypatch.setattr(value_codes.ValueMapCoding, "label_groups", one_group)
     t = task(name)
-    result = DECOMPOSE.count(encode(t), CountSettings())
+    result = DECOMPOSE.count(CountProblem.of(encode(t)), CountSettings())
     assert "label_groups" not in result.details
     assert result.count == t.expect["count"]
 
@@ -575,7 +576,7 @@ def test_kand_logic_3_pinned_count_holds_without_exchanging_whole_figures(monkey
 
     monkeypatch.setattr(planning, "object_blocks", without_families)
     t = task("kand-logic-3")
-    result = DECOMPOSE.count(encode(t, "objects"), CountSettings())
+    result = DECOMPOSE.count(CountProblem.of(encode(t, "objects")), CountSettings())
     assert result.details["classes"] == 12
     assert result.count == t.expect["count"]
 

@@ -9,6 +9,7 @@ from typing import Any
 from ..counting.isolation import run_stoppable
 from ..counting.policy import count_task
 from ..encoding.modes import encode
+from ..errors import LimitReached
 from ..outputs import check_outputs
 from ..progress import Progress
 from ..report.records import count_record, to_json
@@ -71,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
     check_outputs({"emit": args.emit}, args.force)
     progress = options.progress(args)
     try:
-        text = run_stoppable(_job, args, progress, timeout=settings.timeout)
+        text = run_stoppable(_job, args, progress, timeout=settings.timeout, progress=progress)
+    except LimitReached as exc:
+        if args.json:  # what is known still reaches a JSON reader; the error line and exit 3 follow
+            print(to_json({"stopped": str(exc), "exact": False, **exc.partial}))
+        raise
     finally:
         progress.clear()
     print(text)

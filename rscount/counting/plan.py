@@ -7,12 +7,16 @@ count = sum over pi of N(pi), N(pi) the number of value maps f that work with pi
   with f swapped alike; either swap must leave every supervised vector as it is. So N is constant
   on the double classes of pi under both: one pi per class is counted, weighted by the class size
   (exhaustive XOR: one pi in all). See docs/performance.md.
-- pi is built concept by concept, and a SAT solver on the task's CNF, with the partial pi as
+- When the support has no symmetry of its own (sampled supports), a SAT solver enumerates one
+  permutation per class directly (rscount.counting.class_enumeration). Otherwise pi is built
+  concept by concept, and a SAT solver on the CNF of a few rows, with the partial pi as
   assumptions, prunes every branch that no optimal map extends.
 - With pi fixed, the value maps are counted on their own (rscount.encoding.value_codes).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from ..encoding.model import Encoding
 from ..errors import NotApplicable
@@ -26,99 +30,156 @@ from ..knowledge.symmetry import (
 from ..progress import Progress
 from ..task.model import Mode
 from .budget import UNBOUNDED, Budget, TooManyClasses
+from .class_enumeration import leaders, lex_leader, orbit_size
 from .permutation_classes import classes
+from .problem import CountProblem
 from .pruning import Viability
 
 Classes = list[tuple[tuple[int, ...], int]]
 Blocks = dict[str, list[list[int]]]
 
 
-def plan(
-    encoding: Encoding, progress: Progress | None = None, budget: Budget = UNBOUNDED
-) -> tuple[Classes, Blocks]:
-    """The permutation classes (pi, class size) that some optimal map extends, and the symmetry
-    blocks used; TooManyClasses once more than budget.max_classes survive the pruning. In the
-    objects mode pi ranges over the products of an attribute and an object permutation."""
-    if encoding.mode == Mode.OBJECTS:
-        return _object_plan(encoding, progress, budget.max_classes)
-    if encoding.mode != Mode.DISENTANGLED:
-        raise NotApplicable("decomposition by permutation applies to the disentangled and objects modes")
-    max_classes = budget.max_classes
-    task = encoding.task
-    k = len(task.concepts)
-    outputs = interchangeable_blocks(task)
-    inputs = support_blocks(task, outputs)
-    families = interchangeable_families(task, outputs) if all(len(b) == 1 for b in inputs) else []
-    found = []
-    check = Viability(encoding)
-    try:
-
-        def viable(placed: list[tuple[int, int]]) -> bool:
-            return check(lambda enc: [enc.p_vars[i][j] for i, j in placed], len(placed) == k)
-
-        for item in classes(inputs, outputs, viable, families):
-            found.append(item)
-            if max_classes is not None and len(found) > max_classes:
-                raise TooManyClasses(f"more than {max_classes} permutation classes survive pruning")
-            if progress:
-                progress.update(f"{len(found)} permutation classes found")
-    finally:
-        check.close()
-    return found, {"support": inputs, "knowledge": outputs, "knowledge families": families}
+def _singletons(blocks: list[list[int]]) -> bool:
+    return all(len(block) == 1 for block in blocks)
 
 
-def _object_plan(
-    encoding: Encoding, progress: Progress | None, max_classes: int | None
-) -> tuple[Classes, Blocks]:
-    """One (attribute map V, object map R) per double class of each under the task's attribute and
-    object symmetries (knowledge.symmetry.object_blocks), with the product of the class sizes; V then R are
-    built one image at a time with SAT pruning. Each pair gives pi(object o, attribute a) =
-    (R(o), V(a)) (concepts are object-major). The symmetry groups are products of a group on
-    objects and one on attributes, so a double class of (R, V) is a pair of double classes."""
-    n, m = len(encoding.object_maps[0]), len(encoding.object_maps[1])
-    blocks = object_blocks(encoding.task)
-    for what in ("object", "attribute"):  # kept as used, for symmetry_groups
-        families = f"knowledge {what} families"
-        blocks[families] = usable_families(blocks[f"support {what}s"], blocks[families])
-    found: Classes = []
-    check = Viability(encoding)
+class Plan:
+    """The permutation classes (pi, class size) of a problem that some optimal map may extend, found
+    lazily, and the symmetry blocks used (`blocks`). Iterating raises TooManyClasses once more than
+    budget.max_classes are found. Classes found by SAT enumeration (`strategy` 'sat') all have
+    optimal maps; those of the search tree ('tree') might not, when the whole CNF was not built:
+    their value maps count zero. In the objects mode pi ranges over the products of an attribute
+    and an object permutation."""
 
-    def attribute_literals(enc: Encoding, placed: list[tuple[int, int]]) -> list[int]:
-        return [enc.object_maps[1][a][b] for a, b in placed]
+    def __init__(
+        self, problem: CountProblem, progress: Progress | None = None, budget: Budget = UNBOUNDED
+    ) -> None:
+        if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
+            raise NotApplicable("decomposition by permutation applies to the disentangled and objects modes")
+        self.problem = problem
+        self.progress = progress
+        self.max_classes = budget.max_classes
+        self.blocks = self._object_blocks() if problem.mode == Mode.OBJECTS else self._concept_blocks()
+        sides = ("support objects", "support attributes") if problem.mode == Mode.OBJECTS else ("support",)
+        self.strategy = "sat" if all(_singletons(self.blocks[side]) for side in sides) else "tree"
 
-    def object_literals(enc: Encoding, placed: list[tuple[int, int]]) -> list[int]:
-        return [enc.object_maps[0][o][p] for o, p in placed]
+    def _concept_blocks(self) -> Blocks:
+        task = self.problem.task
+        outputs = interchangeable_blocks(task)
+        inputs = support_blocks(task, outputs)
+        families = interchangeable_families(task, outputs) if _singletons(inputs) else []
+        return {"support": inputs, "knowledge": outputs, "knowledge families": families}
 
-    try:
-        attribute_classes = classes(
-            blocks["support attributes"],
-            blocks["knowledge attributes"],
-            lambda placed: check(lambda enc: attribute_literals(enc, placed), False),
-            blocks["knowledge attribute families"],
-        )
-        for attrs, attr_size in attribute_classes:
-            fixed = list(enumerate(attrs))
+    def _object_blocks(self) -> Blocks:
+        blocks = object_blocks(self.problem.task)
+        for what in ("object", "attribute"):  # kept as used, for symmetry_groups
+            families = f"knowledge {what} families"
+            blocks[families] = usable_families(blocks[f"support {what}s"], blocks[families])
+        return blocks
 
-            def viable(placed: list[tuple[int, int]], fixed: list[tuple[int, int]] = fixed) -> bool:
-                def literals(enc: Encoding) -> list[int]:
-                    return attribute_literals(enc, fixed) + object_literals(enc, placed)
+    def __iter__(self) -> Iterator[tuple[tuple[int, ...], int]]:
+        """Each class (pi, size) once."""
+        for found, item in enumerate(self._classes(), start=1):
+            if self.max_classes is not None and found > self.max_classes:
+                raise TooManyClasses(f"more than {self.max_classes} permutation classes survive pruning")
+            if self.progress:
+                self.progress.update(f"{found} permutation classes found")
+            yield item
 
-                return check(literals, len(placed) == n)
+    def _classes(self) -> Iterator[tuple[tuple[int, ...], int]]:
+        objects = self.problem.mode == Mode.OBJECTS
+        if self.strategy == "sat":
+            return self._object_leaders() if objects else self._concept_leaders()
+        return self._object_tree() if objects else self._concept_tree()
 
-            for objs, obj_size in classes(
-                blocks["support objects"],
-                blocks["knowledge objects"],
-                viable,
-                blocks["knowledge object families"],
-            ):
-                pi = tuple(objs[i // m] * m + attrs[i % m] for i in range(m * n))
-                found.append((pi, attr_size * obj_size))
-                if max_classes is not None and len(found) > max_classes:
-                    raise TooManyClasses(
-                        f"more than {max_classes} object and attribute map classes survive pruning"
+    def _concept_leaders(self) -> Iterator[tuple[tuple[int, ...], int]]:
+        """One permutation per class by SAT enumeration; every class has |H_out| members."""
+        encoding = self.problem.encoding
+        outputs, families = self.blocks["knowledge"], self.blocks["knowledge families"]
+        symmetry = lex_leader(encoding.p_vars, outputs, families)
+        size = orbit_size(outputs, families)
+        for (pi,) in leaders(encoding.counting_view[0], [encoding.p_vars], symmetry, self.max_classes):
+            yield pi, size
+
+    def _concept_tree(self) -> Iterator[tuple[tuple[int, ...], int]]:
+        """One permutation per double class, built concept by concept with SAT pruning."""
+        k = len(self.problem.task.concepts)
+        check = Viability(self.problem)
+        try:
+
+            def viable(placed: list[tuple[int, int]]) -> bool:
+                return check(lambda enc: [enc.p_vars[i][j] for i, j in placed], len(placed) == k)
+
+            yield from classes(
+                self.blocks["support"], self.blocks["knowledge"], viable, self.blocks["knowledge families"]
+            )
+        finally:
+            check.close()
+
+    def _lift(self, objs: tuple[int, ...], attrs: tuple[int, ...]) -> tuple[int, ...]:
+        """The concept permutation (o, a) -> (objs[o], attrs[a]) (concepts are object-major)."""
+        m = len(attrs)
+        return tuple(objs[i // m] * m + attrs[i % m] for i in range(m * len(objs)))
+
+    def _object_leaders(self) -> Iterator[tuple[tuple[int, ...], int]]:
+        """One (R, V) per pair of orbits under the object and attribute symmetries, by SAT."""
+        encoding, blocks = self.problem.encoding, self.blocks
+        r, v = encoding.object_maps
+        sides = [(r, "object"), (v, "attribute")]
+        symmetry = [
+            c
+            for mat, what in sides
+            for c in lex_leader(mat, blocks[f"knowledge {what}s"], blocks[f"knowledge {what} families"])
+        ]
+        size = orbit_size(blocks["knowledge objects"], blocks["knowledge object families"])
+        size *= orbit_size(blocks["knowledge attributes"], blocks["knowledge attribute families"])
+        for objs, attrs in leaders(encoding.counting_view[0], [r, v], symmetry, self.max_classes):
+            yield self._lift(objs, attrs), size
+
+    def _object_tree(self) -> Iterator[tuple[tuple[int, ...], int]]:
+        """One (attribute map V, object map R) per double class of each: V then R built one image at
+        a time with SAT pruning (a double class of (R, V) is a pair of double classes, the symmetry
+        groups being products of a group on objects and one on attributes)."""
+        blocks, n = self.blocks, self.problem.task.object_spec().count
+        check = Viability(self.problem)
+
+        def attribute_literals(enc: Encoding, placed: list[tuple[int, int]]) -> list[int]:
+            return [enc.object_maps[1][a][b] for a, b in placed]
+
+        def object_literals(enc: Encoding, placed: list[tuple[int, int]]) -> list[int]:
+            return [enc.object_maps[0][o][p] for o, p in placed]
+
+        try:
+            attribute_classes = classes(
+                blocks["support attributes"],
+                blocks["knowledge attributes"],
+                lambda placed: check(lambda enc: attribute_literals(enc, placed), False),
+                blocks["knowledge attribute families"],
+            )
+            for attrs, attr_size in attribute_classes:
+                fixed = list(enumerate(attrs))
+
+                def viable(placed: list[tuple[int, int]], fixed: list[tuple[int, int]] = fixed) -> bool:
+                    return check(
+                        lambda enc: attribute_literals(enc, fixed) + object_literals(enc, placed),
+                        len(placed) == n,
                     )
-                if progress:
-                    progress.update(f"{len(found)} object and attribute map classes found")
-    finally:
-        check.close()
-    return found, blocks
+
+                object_classes = classes(
+                    blocks["support objects"],
+                    blocks["knowledge objects"],
+                    viable,
+                    blocks["knowledge object families"],
+                )
+                for objs, obj_size in object_classes:
+                    yield self._lift(objs, attrs), attr_size * obj_size
+        finally:
+            check.close()
+
+
+def plan(
+    problem: CountProblem, progress: Progress | None = None, budget: Budget = UNBOUNDED
+) -> tuple[Classes, Blocks]:
+    """Every class of the problem's Plan, and the blocks used."""
+    search = Plan(problem, progress, budget)
+    return list(search), search.blocks

@@ -6,13 +6,13 @@ from __future__ import annotations
 import time
 
 from ..encoding.model import Encoding
-from ..encoding.modes import encode
 from ..errors import NotApplicable
 from ..progress import Progress
 from ..task.model import Mode, Task
 from .backends import BACKENDS
 from .budget import Budget, BudgetExceeded
 from .closed_forms import closed_form
+from .problem import CountProblem
 from .result import CountResult
 from .settings import DEFAULT_SETTINGS, CountSettings, Method
 
@@ -32,7 +32,9 @@ def _chosen(result: CountResult, why: str) -> CountResult:
     return result
 
 
-def auto_count(encoding: Encoding, settings: CountSettings, progress: Progress | None = None) -> CountResult:
+def auto_count(
+    problem: CountProblem, settings: CountSettings, progress: Progress | None = None
+) -> CountResult:
     """auto: in the disentangled and objects modes, decompose by permutation when at most
     AUTO_DECOMPOSE_MAX_CLASSES classes survive pruning (the pruning runs first and costs SAT calls
     only); otherwise enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models, and use
@@ -42,10 +44,10 @@ def auto_count(encoding: Encoding, settings: CountSettings, progress: Progress |
     solver calls on the whole CNF (seconds on supports of thousands of vectors), while a count
     that enumeration could finish has at most that many classes (each kept class holds at least
     one solver model), which decompose counts quickly."""
-    if encoding.mode != Mode.JOINT:
+    if problem.mode != Mode.JOINT:
         budget = Budget(max_classes=AUTO_DECOMPOSE_MAX_CLASSES)
         try:
-            result = BACKENDS[Method.DECOMPOSE].count(encoding, settings, progress, budget)
+            result = BACKENDS[Method.DECOMPOSE].count(problem, settings, progress, budget)
             return _chosen(result, f"at most {AUTO_DECOMPOSE_MAX_CLASSES} permutation classes survive")
         except BudgetExceeded as exc:
             reason = str(exc)
@@ -53,58 +55,67 @@ def auto_count(encoding: Encoding, settings: CountSettings, progress: Progress |
         reason = "the joint mode"
     try:
         result = BACKENDS[Method.ENUMERATE].count(
-            encoding, settings, progress, Budget(max_models=AUTO_ENUMERATE_LIMIT)
+            problem, settings, progress, Budget(max_models=AUTO_ENUMERATE_LIMIT)
         )
         return _chosen(result, f"{reason}; at most {AUTO_ENUMERATE_LIMIT} solver models, enumerated")
     except BudgetExceeded:
         pass
-    if encoding.mode == Mode.JOINT:
-        result = BACKENDS[Method.SDD].count(encoding, settings, progress, Budget())
+    if problem.mode == Mode.JOINT:
+        result = BACKENDS[Method.SDD].count(problem, settings, progress, Budget())
         return _chosen(result, f"more than {AUTO_ENUMERATE_LIMIT} models; the joint CNF by SDD")
-    result = BACKENDS[Method.APPROXMC].count(encoding, settings, progress, Budget())
+    result = BACKENDS[Method.APPROXMC].count(problem, settings, progress, Budget())
     return _chosen(result, f"{reason} and more than {AUTO_ENUMERATE_LIMIT} solver models")
 
 
 def approx_count(
-    encoding: Encoding, settings: CountSettings, progress: Progress | None = None
+    problem: CountProblem, settings: CountSettings, progress: Progress | None = None
 ) -> CountResult:
     """approx: ApproxMC per permutation class when few classes survive pruning (disentangled and
     objects modes), else ApproxMC on the whole CNF; both with the settings' (epsilon, delta)."""
-    if encoding.mode != Mode.JOINT:
+    if problem.mode != Mode.JOINT:
         budget = Budget(max_classes=APPROX_DECOMPOSE_MAX_CLASSES)
         try:
-            result = BACKENDS[Method.DECOMPOSE_APPROX].count(encoding, settings, progress, budget)
+            result = BACKENDS[Method.DECOMPOSE_APPROX].count(problem, settings, progress, budget)
             return _chosen(result, "few permutation classes: ApproxMC per class")
         except BudgetExceeded as exc:
             reason = f"{exc}: ApproxMC on the whole CNF"
     else:
-        reason = f"the {encoding.mode} CNF by ApproxMC"
-    return _chosen(BACKENDS[Method.APPROXMC].count(encoding, settings, progress, Budget()), reason)
+        reason = f"the {problem.mode} CNF by ApproxMC"
+    return _chosen(BACKENDS[Method.APPROXMC].count(problem, settings, progress, Budget()), reason)
+
+
+def count_problem(
+    problem: CountProblem, settings: CountSettings, progress: Progress | None = None
+) -> CountResult:
+    """Count a problem in this process by the settings' method (a policy or a backend)."""
+    start = time.perf_counter()
+    method = settings.method
+    if method == Method.AUTO:
+        result = auto_count(problem, settings, progress)
+    elif method == Method.APPROX:
+        result = approx_count(problem, settings, progress)
+    elif method == Method.EXACT:
+        result = BACKENDS[EXACT_BACKEND[problem.mode]].count(problem, settings, progress, Budget())
+    elif method in BACKENDS:
+        result = BACKENDS[method].count(problem, settings, progress, Budget())
+    else:
+        raise NotApplicable(f"the method {method} counts tasks, not encodings")
+    result.seconds = time.perf_counter() - start
+    if problem.encoded:
+        encoding = problem.encoding
+        result.cnf_size = {
+            "variables": encoding.cnf.num_vars,
+            "clauses": len(encoding.cnf.clauses),
+            "map_variables": len(encoding.projection),
+        }
+    return result
 
 
 def count_encoding(
     encoding: Encoding, settings: CountSettings, progress: Progress | None = None
 ) -> CountResult:
-    """Count an encoding in this process by the settings' method (a policy or a backend)."""
-    start = time.perf_counter()
-    method = settings.method
-    if method == Method.AUTO:
-        result = auto_count(encoding, settings, progress)
-    elif method == Method.APPROX:
-        result = approx_count(encoding, settings, progress)
-    elif method == Method.EXACT:
-        result = BACKENDS[EXACT_BACKEND[encoding.mode]].count(encoding, settings, progress, Budget())
-    elif method in BACKENDS:
-        result = BACKENDS[method].count(encoding, settings, progress, Budget())
-    else:
-        raise NotApplicable(f"the method {method} counts tasks, not encodings")
-    result.seconds = time.perf_counter() - start
-    result.cnf_size = {
-        "variables": encoding.cnf.num_vars,
-        "clauses": len(encoding.cnf.clauses),
-        "map_variables": len(encoding.projection),
-    }
-    return result
+    """Count a task's encoding (in its mode) in this process by the settings' method."""
+    return count_problem(CountProblem(encoding.task, encoding.mode, progress, encoding), settings, progress)
 
 
 def count_task(
@@ -131,11 +142,7 @@ def count_task(
         reasons = found
         if settings.method == Method.CLOSED_FORM:
             raise NotApplicable("no closed form applies to this task: " + "; ".join(reasons))
-    if encoding is None:
-        if progress:
-            progress.update(f"encoding {task.name}", force=True)
-        encoding = encode(task, mode, progress)
-    result = count_encoding(encoding, settings, progress)
+    result = count_problem(CountProblem(task, mode, progress, encoding), settings, progress)
     if reasons:
         result.details["closed_forms_inapplicable"] = reasons
     return result

@@ -9,6 +9,7 @@ from pysat.solvers import Solver
 from ..encoding.model import Encoding
 from ..encoding.modes import encode
 from ..task.model import Task
+from .problem import CountProblem
 
 # Prefixes of pi are pruned on the CNF of at most this many support rows (every supervised row
 # first, then rows evenly spread over the support): a prefix no optimal map of those rows extends
@@ -32,29 +33,33 @@ def pruning_task(task: Task, limit: int = PRUNE_ROWS) -> Task:
 
 
 class Viability:
-    """SAT checks of partial maps given as assumptions (a function of an encoding): a prefix on
-    the CNF of pruning_task(task) (a necessary condition), a complete map on the whole CNF too."""
+    """SAT checks of partial maps given as assumptions (a function of an encoding) on the CNF of
+    pruning_task(task): a necessary condition. A complete map is also checked on the whole CNF
+    when the problem has built it; otherwise a map no optimal map extends survives here, and its
+    class counts zero value maps."""
 
-    def __init__(self, encoding: Encoding) -> None:
-        self.encoding = encoding
-        self.solver = Solver(name="glucose4", bootstrap_with=encoding.counting_view[0])
-        small = pruning_task(encoding.task)
-        if small is encoding.task:
-            self.small_encoding, self.small_solver = encoding, self.solver
-        else:
-            self.small_encoding = encode(small, encoding.mode)
-            self.small_solver = Solver(name="glucose4", bootstrap_with=self.small_encoding.counting_view[0])
+    def __init__(self, problem: CountProblem) -> None:
+        small = pruning_task(problem.task)
+        self.small_encoding = problem.encoding if small is problem.task else encode(small, problem.mode)
+        self.small_solver = Solver(name="glucose4", bootstrap_with=self.small_encoding.counting_view[0])
+        self.encoding = problem.encoding if problem.encoded and small is not problem.task else None
+        self.solver = (
+            None
+            if self.encoding is None
+            else Solver(name="glucose4", bootstrap_with=self.encoding.counting_view[0])
+        )
 
     def __call__(self, assumptions: Callable[[Encoding], list[int]], complete: bool) -> bool:
-        """Whether some optimal map extends the partial map (for a complete map: exactly)."""
+        """Whether some optimal map extends the partial map (for a complete map on the whole CNF
+        when there is one)."""
         if not self.small_solver.solve(assumptions=assumptions(self.small_encoding)):
             return False
-        if not complete or self.small_solver is self.solver:
+        if not complete or self.solver is None or self.encoding is None:
             return True
         return bool(self.solver.solve(assumptions=assumptions(self.encoding)))
 
     def close(self) -> None:
         """Free the solvers."""
-        self.solver.delete()
-        if self.small_solver is not self.solver:
-            self.small_solver.delete()
+        self.small_solver.delete()
+        if self.solver is not None:
+            self.solver.delete()

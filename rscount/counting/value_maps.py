@@ -1,12 +1,14 @@
-"""The value maps valid with a fixed concept permutation as an SDD over the value-map codes
-(rscount.encoding.value_codes), counted with big integers; shared by the exact decomposition and
-the map sampler (rscount.insight.maps)."""
+"""The value maps valid with a fixed concept permutation, counted: as an SDD over the value-map
+codes (rscount.encoding.value_codes) with big integers, which the map sampler (rscount.insight.maps)
+also walks, or by SAT enumeration when there are few."""
 
 from __future__ import annotations
 
+from pysat.solvers import Solver
 from pysdd.sdd import SddManager, SddNode, Vtree
 
 from ..encoding.value_codes import ValueMapCoding
+from ..knowledge.circuit import FALSE, CNFBuilder
 from ..knowledge.sdd import SddAlgebra, model_count
 
 
@@ -54,3 +56,66 @@ class ValueMapSdds:
         root.deref()
         self.manager.garbage_collect()
         return models
+
+
+ENUMERATE_LIMIT = 200  # value maps a class may have for SAT enumeration to count them
+ENUMERATE_MAX_ROWS = 20_000  # beyond, the class CNF costs more to build than the SDD
+
+
+ENUMERATE_GIVE_UP = 3  # enumeration is no longer tried for a group after this many overflows in a row
+
+
+class ValueMapCounter:
+    """N(pi), or one label group's factor, for the permutations of one task: first by SAT
+    enumeration of the value maps (a class with few of them counts in milliseconds: MNMath with
+    10-valued digits, identity class, 1 map: 0.5 s against 28 s by SDD and 27 s by GANAK), else by
+    an SDD over the value-map codes. Both count models over all code variables. A group whose
+    counts kept overflowing the enumeration goes to the SDD directly (SDD-OIA: 686 factors in
+    16 s so, 23 s trying enumeration every time)."""
+
+    def __init__(self, coding: ValueMapCoding, limit: int = ENUMERATE_LIMIT) -> None:
+        self.coding = coding
+        self.sdds = ValueMapSdds(coding)
+        self.limit = limit if len(coding.task.support.rows) <= ENUMERATE_MAX_ROWS else 0
+        self.overflows: dict[tuple[str, ...], int] = {}
+
+    def count(self, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None = None) -> int:
+        """Models, over all code variables, of the value maps valid with `pi` (or with `group`'s
+        constraints)."""
+        labels = tuple(group[0]) if group is not None else ()
+        if self.limit and self.overflows.get(labels, 0) < ENUMERATE_GIVE_UP:
+            found = self._enumerate(pi, group)
+            self.overflows[labels] = 0 if found is not None else self.overflows.get(labels, 0) + 1
+            if found is not None:
+                return found
+        return self.sdds.count(pi, group)
+
+    def _enumerate(self, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None) -> int | None:
+        """The count by SAT enumeration, or None when there are more than `limit` projected models."""
+        coding = self.coding
+        b = CNFBuilder()
+        for _ in range(coding.num_vars):
+            b.new_var()
+        codes: dict[tuple[int, int, int], int] = {}
+
+        def code(i: int, v: int, u: int) -> int:
+            if (i, v, u) not in codes:
+                codes[i, v, u] = coding.code(b, lambda x: x, i, v, u)
+            return codes[i, v, u]
+
+        for gate in coding.constraints(b, code, pi, group):
+            if gate == FALSE:
+                return 0
+            b.add([gate])
+        used = sorted({abs(lit) for clause in b.clauses for lit in clause if abs(lit) <= coding.num_vars})
+        models = 0
+        with Solver(name="cadical195", bootstrap_with=b.clauses) as solver:
+            while solver.solve():
+                models += 1
+                if models > self.limit:
+                    return None
+                model = solver.get_model()
+                solver.add_clause([-model[v - 1] for v in used])
+                if not used:
+                    break
+        return models << (coding.num_vars - len(used))

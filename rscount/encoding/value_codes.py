@@ -107,7 +107,8 @@ class ValueMapCoding:
         is the gate of f_i(v) = u): codes inside the domains, then one gate per supervised row
         and per label of each unsupervised row, in `order`. With a `group` of label_groups, only
         the gates on the value maps of the concepts that feed the group's concepts, and only its
-        labels (value maps not shared)."""
+        labels (value maps not shared). Rows that agree on those concepts and labels state the
+        same constraint, stated once (SDD-OIA's stop/forward group: 128 rows, fewer distinct)."""
         task, k = self.task, len(pi)
         where = [0] * k
         for i, j in enumerate(pi):
@@ -120,13 +121,21 @@ class ValueMapCoding:
                 yield alg.or_(code(o, v, u) for u in range(self.sizes[pi[o]]))
         exprs = [(n, e, list(task.labels).index(n)) for n, e in task.labels.items() if n in labels]
         concepts = [task.concepts[j] for j in targets]
+        stated: set[tuple[Any, ...]] = set()
         for row in self.order:
             idx = [c.index[value] for c, value in zip(task.concepts, row)]
-            if row in task.support.supervised:
+            supervised = row in task.support.supervised
+            if supervised:
                 target = [task.concepts[pi[i]].index[row[pi[i]]] for i in range(k)]
-                yield alg.and_(code(i, idx[i], target[i]) for i in sources)
+                key: tuple[Any, ...] = (True, *((idx[i], target[i]) for i in sources))
+            else:
+                values = task.label_of(row)
+                key = (False, *(idx[i] for i in sources), *(values[n] for _, _, n in exprs))
+            if key in stated or (not supervised and not exprs):
                 continue
-            if not exprs:
+            stated.add(key)
+            if supervised:
+                yield alg.and_(code(i, idx[i], target[i]) for i in sources)
                 continue
 
             def select(t: int, u: int) -> Any:
@@ -134,7 +143,6 @@ class ValueMapCoding:
                 return code(where[j], idx[where[j]], u)  # noqa: B023 (used at once)
 
             inputs = example_inputs(alg, concepts, select)
-            values = task.label_of(row)
             for label, expr, n in exprs:
                 yield compile_expr(alg, expr, inputs, f"labels.{label}").get(values[n], alg.false)
 

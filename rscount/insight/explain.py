@@ -9,7 +9,6 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..encoding.modes import encode
 from ..progress import Progress
 from ..task.model import Mode, Task
 from .maps import ConceptMap, MapSpace, identity_map, violation
@@ -107,8 +106,7 @@ def explain(
     uniformly (with `seed`) instead of showing the simplest first."""
     start = time.perf_counter()
     mode = mode or task.mode
-    encoding = encode(task, mode, progress)
-    space = MapSpace(encoding, progress)
+    space = MapSpace(task, mode, progress)
     identity = identity_map(task)
     rng = random.Random(seed)
     wanted = min(show, space.count - 1)

@@ -24,8 +24,8 @@ from typing import Any
 from pysdd.sdd import SddManager, SddNode, Vtree
 
 from ..counting.plan import plan
+from ..counting.problem import CountProblem
 from ..counting.value_maps import ValueMapSdds
-from ..encoding.model import Encoding
 from ..encoding.value_codes import ValueMapCoding
 from ..errors import NotApplicable
 from ..knowledge.groups import symmetry_groups
@@ -178,15 +178,14 @@ class MapSpace:
     """The optimal maps of a task (disentangled or objects mode): their exact number, all of them
     in a fixed order, and uniform samples."""
 
-    def __init__(self, encoding: Encoding, progress: Progress | None = None) -> None:
-        if encoding.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
-            raise NotApplicable(
-                f"maps (pi, f) are counted in the disentangled and objects modes, not {encoding.mode}"
-            )
-        self.task = task = encoding.task
-        classes, blocks = plan(encoding, progress)
-        self.inputs, self.outputs = symmetry_groups(task, encoding.mode, blocks)
-        self.coding = ValueMapCoding(task, shared=encoding.mode == Mode.OBJECTS)
+    def __init__(self, task: Task, mode: Mode | None = None, progress: Progress | None = None) -> None:
+        mode = mode or task.mode
+        if mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
+            raise NotApplicable(f"maps (pi, f) are counted in the disentangled and objects modes, not {mode}")
+        self.task = task
+        classes, blocks = plan(CountProblem(task, mode, progress), progress)
+        self.inputs, self.outputs = symmetry_groups(task, mode, blocks)
+        self.coding = ValueMapCoding(task, shared=mode == Mode.OBJECTS)
         sdds = ValueMapSdds(self.coding)
         self.classes: list[_Class] = []
         for number, (rep, size) in enumerate(classes, start=1):

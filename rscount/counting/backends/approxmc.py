@@ -15,10 +15,10 @@ from collections.abc import Sequence
 import pyapproxmc
 from pysat.solvers import Solver
 
-from ...encoding.model import Encoding
 from ...errors import RscountError
 from ...progress import Progress
 from ..budget import UNBOUNDED, Budget
+from ..problem import CountProblem
 from ..result import CountResult
 from ..settings import CountSettings, Method
 
@@ -64,7 +64,7 @@ class ApproxMCBackend:
 
     def count(
         self,
-        encoding: Encoding,
+        problem: CountProblem,
         settings: CountSettings,
         progress: Progress | None = None,
         budget: Budget = UNBOUNDED,
@@ -75,7 +75,7 @@ class ApproxMCBackend:
             progress.update(
                 f"approxmc: counting (epsilon={settings.epsilon}, delta={settings.delta})", force=True
             )
-        clauses, projection, factor = encoding.counting_view
+        clauses, projection, factor = problem.encoding.counting_view
         cells, hashes = estimate(clauses, projection, settings.epsilon, settings.delta, settings.seed)
         return CountResult(
             cells * 2**hashes * factor,

@@ -7,63 +7,91 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ...encoding.model import Encoding
 from ...encoding.value_codes import ValueMapCoding
 from ...progress import Progress
 from ...task.model import Mode
 from ..budget import UNBOUNDED, Budget
-from ..plan import plan
+from ..plan import Plan
+from ..problem import CountProblem
 from ..result import CountResult
 from ..settings import CountSettings, Method
-from ..value_maps import ValueMapSdds
+from ..value_maps import ValueMapCounter
 
 
 class DecomposeBackend:
-    """Sum over permutation classes of per-permutation SDD counts, weighted by class size."""
+    """Sum over permutation classes of per-permutation value-map counts, weighted by class size."""
 
     method = Method.DECOMPOSE
     exact = True
-    description = "sum over concept permutations up to symmetry, SAT-pruned, SDD per permutation"
+    description = "sum over concept permutations up to symmetry, SAT-pruned, value maps per permutation"
 
     def count(
         self,
-        encoding: Encoding,
+        problem: CountProblem,
         settings: CountSettings,
         progress: Progress | None = None,
         budget: Budget = UNBOUNDED,
     ) -> CountResult:
-        """Exact count of the disentangled or objects encoding; TooManyClasses before counting
-        anything if more permutation classes than budget.max_classes survive the pruning."""
+        """Exact count in the disentangled or objects mode. With a class budget, every class is
+        found before any is counted (TooManyClasses first); without one, classes are counted as
+        they are found. Either way `progress.known` carries the sum so far: a lower bound."""
         start = time.perf_counter()
-        classes, blocks = plan(encoding, progress, budget)
-        sdds = ValueMapSdds(ValueMapCoding(encoding.task, shared=encoding.mode == Mode.OBJECTS))
-        coding = sdds.coding
-        # Value maps per concept: N(pi) is a product over label groups, and a group's factor only
-        # depends on which concepts feed its concepts, so factors are cached across classes
-        # (SDD-OIA ambulance rules, 3285 classes: 41 s without, see docs/performance.md).
-        groups = coding.label_groups() if encoding.mode == Mode.DISENTANGLED else []
-        factors: dict[tuple[int, tuple[int, ...]], int] = {}
-        total = nonzero = 0
-        for number, (pi, size) in enumerate(classes, start=1):
-            if len(groups) > 1:
-                where = {j: i for i, j in enumerate(pi)}
-                models = coding.unseen_factor(pi)
-                for g, group in enumerate(groups):
-                    key = (g, tuple(where[j] for j in group[1]))
-                    if key not in factors:
-                        free = coding.num_vars - coding.group_vars(pi, group)
-                        factors[key] = sdds.count(pi, group) >> free
-                    models *= factors[key]
-                    if not models:
-                        break
-            else:
-                models = sdds.count(pi) * coding.unseen_factor(pi)
-            nonzero += models > 0
-            total += models * size
+        search = Plan(problem, progress, budget)
+        counter = ClassCounter(problem)
+        total = classes = 0
+        found = list(search) if budget.max_classes is not None else search
+        size_known = isinstance(found, list)
+        classes_total = len(found) if isinstance(found, list) else None
+        for pi, size in found:
+            total += counter.count(pi) * size
+            classes += 1
             if progress:
-                progress.update(f"decompose: permutation class {number}/{len(classes)}, {total} maps")
-        details: dict[str, Any] = {"blocks": blocks, "classes": len(classes), "nonzero": nonzero}
-        if len(groups) > 1:
-            details["label_groups"] = len(groups)
-            details["group_factors_counted"] = len(factors)
+                progress.known(lower_bound=total, classes_done=classes, classes_total=classes_total)
+                progress.update(f"decompose: {classes} classes counted, at least {total} maps")
+        if progress:
+            progress.known(lower_bound=total, classes_done=classes, classes_total=classes)
+        details: dict[str, Any] = {"blocks": search.blocks, "classes": classes, "nonzero": counter.nonzero}
+        details["search"] = search.strategy
+        if not size_known:
+            details["counted_while_found"] = True
+        details.update(counter.details())
         return CountResult(total, True, self.method, time.perf_counter() - start, details=details)
+
+
+class ClassCounter:
+    """N(pi) for the classes of one problem. With value maps per concept (the disentangled mode),
+    N(pi) is a product over label groups, and a group's factor only depends on which concepts feed
+    its concepts, so factors are cached across classes (SDD-OIA ambulance rules, 3285 classes:
+    41 s without, see docs/performance.md)."""
+
+    def __init__(self, problem: CountProblem) -> None:
+        self.coding = ValueMapCoding(problem.task, shared=problem.mode == Mode.OBJECTS)
+        self.counter = ValueMapCounter(self.coding)
+        groups = self.coding.label_groups() if problem.mode == Mode.DISENTANGLED else []
+        self.groups = groups if len(groups) > 1 else []
+        self.factors: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.nonzero = 0
+
+    def count(self, pi: tuple[int, ...]) -> int:
+        """N(pi): the optimal maps with permutation pi."""
+        coding = self.coding
+        models = coding.unseen_factor(pi)
+        if not self.groups:
+            models *= self.counter.count(pi)
+        where = {j: i for i, j in enumerate(pi)}
+        for g, group in enumerate(self.groups):
+            key = (g, tuple(where[j] for j in group[1]))
+            if key not in self.factors:
+                free = coding.num_vars - coding.group_vars(pi, group)
+                self.factors[key] = self.counter.count(pi, group) >> free
+            models *= self.factors[key]
+            if not models:
+                break
+        self.nonzero += models > 0
+        return models
+
+    def details(self) -> dict[str, Any]:
+        """What the result's details say about label groups."""
+        if not self.groups:
+            return {}
+        return {"label_groups": len(self.groups), "group_factors_counted": len(self.factors)}

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import time
 
-from ...encoding.model import Encoding
 from ...encoding.value_codes import ValueMapCoding
 from ...knowledge.circuit import FALSE, CNFBuilder
 from ...progress import Progress
 from ...task.model import Mode
 from ..budget import UNBOUNDED, Budget
 from ..plan import plan
+from ..problem import CountProblem
 from ..result import CountResult
 from ..settings import CountSettings, Method
 from .approxmc import estimate
@@ -57,7 +57,7 @@ class DecomposeApproxBackend:
 
     def count(
         self,
-        encoding: Encoding,
+        problem: CountProblem,
         settings: CountSettings,
         progress: Progress | None = None,
         budget: Budget = UNBOUNDED,
@@ -65,8 +65,8 @@ class DecomposeApproxBackend:
         """Estimate with the (epsilon, delta) guarantee of the settings for the whole sum;
         TooManyClasses if more classes than budget.max_classes survive the pruning."""
         start = time.perf_counter()
-        classes, blocks = plan(encoding, progress, budget)
-        coding = ValueMapCoding(encoding.task, shared=encoding.mode == Mode.OBJECTS)
+        classes, blocks = plan(problem, progress, budget)
+        coding = ValueMapCoding(problem.task, shared=problem.mode == Mode.OBJECTS)
         delta = settings.delta / max(1, len(classes))
         total = 0
         for number, (pi, size) in enumerate(classes, start=1):

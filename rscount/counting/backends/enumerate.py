@@ -6,9 +6,9 @@ import time
 
 from pysat.solvers import Solver
 
-from ...encoding.model import Encoding
 from ...progress import Progress
 from ..budget import UNBOUNDED, Budget, TooManyModels
+from ..problem import CountProblem
 from ..result import CountResult
 from ..settings import CountSettings, Method
 
@@ -24,14 +24,14 @@ class EnumerateBackend:
 
     def count(
         self,
-        encoding: Encoding,
+        problem: CountProblem,
         settings: CountSettings,
         progress: Progress | None = None,
         budget: Budget = UNBOUNDED,
     ) -> CountResult:
         """Count by enumeration; TooManyModels once more than budget.max_models are needed."""
         start = time.perf_counter()
-        clauses, projection, per_model = encoding.counting_view
+        clauses, projection, per_model = problem.encoding.counting_view
         models = 0
         with Solver(name="cadical153", bootstrap_with=clauses) as solver:
             while solver.solve():

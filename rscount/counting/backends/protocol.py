@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ...encoding.model import Encoding
 from ...progress import Progress
 from ..budget import Budget
+from ..problem import CountProblem
 from ..result import CountResult
 from ..settings import CountSettings, Method
 
@@ -20,9 +20,9 @@ class Backend(Protocol):
     description: str
 
     def count(
-        self, encoding: Encoding, settings: CountSettings, progress: Progress | None, budget: Budget
+        self, problem: CountProblem, settings: CountSettings, progress: Progress | None, budget: Budget
     ) -> CountResult:
-        """Count the models of `encoding` projected on its map variables (approximate backends use
-        the settings' epsilon, delta and seed); raise BudgetExceeded at a bound of `budget` the
-        backend understands."""
+        """Count the optimal maps of `problem` (the models of its encoding projected on the map
+        variables; approximate backends use the settings' epsilon, delta and seed); raise
+        BudgetExceeded at a bound of `budget` the backend understands."""
         ...

@@ -20,6 +20,7 @@ from ...knowledge.sdd import SddAlgebra, clauses_node, literals, model_count
 from ...progress import Progress
 from ...task.model import Mode
 from ..budget import UNBOUNDED, Budget
+from ..problem import CountProblem
 from ..result import CountResult
 from ..settings import CountSettings, Method
 
@@ -49,12 +50,13 @@ class SddBackend:
 
     def count(
         self,
-        encoding: Encoding,
+        problem: CountProblem,
         settings: CountSettings,
         progress: Progress | None = None,
         budget: Budget = UNBOUNDED,
     ) -> CountResult:
         """Exact count: base constraints from the CNF, examples compiled from the knowledge."""
+        encoding = problem.encoding
         if encoding.mode != Mode.DISENTANGLED:
             return self._count_cnf(encoding)
         start = time.perf_counter()
