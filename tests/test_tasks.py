@@ -6,6 +6,7 @@ factors, or by ApproxMC on the whole CNF."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -52,9 +53,9 @@ def test_every_task_file_loads_and_names_its_seed_and_count(path: Path) -> None:
     assert t.name == path.stem
     head = path.read_text().split("\nname:")[0]
     if path.stem not in ("and3", "mnadd", "mnadd-half", "xor3"):  # the older files
-        assert "seed 00" in head and "# Count (auto, measured 2026-11-21):" in head
-        measured = head.split("measured 2026-11-21):")[1].split("\n")[0]
-        assert measured.split()[0] == str(t.expect["count"])  # the header states the pinned count
+        found = re.search(r"# Count \(auto, measured 2026-\d\d-\d\d\): (\d+)", head)
+        assert "seed 00" in head and found
+        assert found.group(1) == str(t.expect["count"])  # the header states the pinned count
 
 
 def test_the_library_has_every_requested_task() -> None:
@@ -526,13 +527,15 @@ def test_small_tasks_count_the_same_exactly_and_by_auto(name: str) -> None:
 # are checked on the tasks themselves. Each takes under 10 s (2 cores) but kand-logic-2 (40 s:
 # 144 pairs survive instead of 2 classes); kand-logic-3 takes over 150 s so: it is counted without
 # the exchange of whole figures only (17 s, 12 classes instead of 2).
-# SDD-OIA's counts are checked without the label-group factors instead (20 s and 40 s).
+# SDD-OIA's counts are checked without the label-group factors instead (20 s and 40 s). MNMath
+# (digits 0-9) takes 166 s so; its count is checked by enumerating the whole CNF instead
+# (tests/test_catalogue.py, 90 s).
 
 WITHOUT_SYMMETRY = [
     *(f"kandy-easy-{k:02d}" for k in (9, 11, 13, 14)),
     *(f"kandy-hard-{k:02d}" for k in (0, 1, 2, 3, 9, 10, 12, 13)),
     *(f"vlol-{rule}-{n}" for rule in ("theoryx", "numerical", "complex") for n in (2, 4)),
-    "mnmath", "mnadd-evenodd", "cle4evr-2-reduced", "cle4evr-2-full", "kand-logic-2",
+    "mnadd-evenodd", "cle4evr-2-reduced", "cle4evr-2-full", "kand-logic-2",
 ]  # fmt: skip
 
 

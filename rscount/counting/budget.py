@@ -23,7 +23,12 @@ class BudgetExceeded(Exception):
 
 
 class TooManyClasses(BudgetExceeded):
-    """More permutation classes survive pruning than the budget allows."""
+    """More permutation classes survive pruning than the budget allows; `strategy` is how they were
+    being found (rscount.counting.plan.Plan.strategy)."""
+
+    def __init__(self, message: str, strategy: str = "") -> None:
+        super().__init__(message)
+        self.strategy = strategy
 
 
 class TooManyModels(BudgetExceeded):

@@ -17,8 +17,6 @@ from collections.abc import Iterator, Sequence
 
 from pysat.solvers import Solver
 
-from .budget import TooManyClasses
-
 Matrix = list[list[int]]  # matrix[i][j]: the variable of "source i feeds target j"
 
 
@@ -55,18 +53,13 @@ def permutation_of(model: set[int], matrix: Matrix) -> tuple[int, ...]:
 
 
 def leaders(
-    clauses: list[list[int]], matrices: Sequence[Matrix], symmetry: list[list[int]], max_classes: int | None
+    clauses: list[list[int]], matrices: Sequence[Matrix], symmetry: list[list[int]]
 ) -> Iterator[tuple[tuple[int, ...], ...]]:
     """Every assignment of permutations to `matrices` (one permutation each) that some model of
-    `clauses` plus the lex-leader clauses `symmetry` extends, once; TooManyClasses once more than
-    `max_classes` were found."""
-    found = 0
+    `clauses` plus the lex-leader clauses `symmetry` extends, once."""
     with Solver(name="cadical195", bootstrap_with=clauses + symmetry) as solver:
         while solver.solve():
             model = {lit for lit in solver.get_model() if lit > 0}
             perms = tuple(permutation_of(model, m) for m in matrices)
-            found += 1
-            if max_classes is not None and found > max_classes:
-                raise TooManyClasses(f"more than {max_classes} permutation classes are viable")
             yield perms
             solver.add_clause([-m[i][p[i]] for m, p in zip(matrices, perms) for i in range(len(p))])

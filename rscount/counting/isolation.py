@@ -81,8 +81,12 @@ def known_text(known: Known) -> str:
     if "lower_bound" not in known:
         return ""
     done, total = known.get("classes_done"), known.get("classes_total")
-    classes = f"{done} of {total}" if total is not None else f"{done}, more not yet found"
-    return f"at least {_number(known['lower_bound'])} optimal maps ({classes} permutation classes counted)"
+    classes = (
+        f"{done} of {total} permutation classes counted"
+        if total is not None
+        else (f"{done} permutation classes counted, more not yet found")
+    )
+    return f"at least {_number(known['lower_bound'])} optimal maps ({classes})"
 
 
 def _number(n: int) -> str:

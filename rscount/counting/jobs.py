@@ -20,10 +20,14 @@ def count(
     task: Task, settings: CountSettings = DEFAULT_SETTINGS, progress: Progress | None = None
 ) -> CountResult:
     """Count `task` as `settings` say; with a time limit, in a child process stopped at the limit
-    (TimeLimitExceeded)."""
+    (TimeLimitExceeded, whose `partial` holds what was established: lower_bound, classes_done,
+    classes_total when decomposition had counted some classes)."""
     if settings.timeout is None:
         return count_task(task, settings, progress)
-    return run_stoppable(count_task, task, settings, progress, timeout=settings.timeout, what=task.name)
+    progress = progress or Progress(enabled=False)
+    return run_stoppable(
+        count_task, task, settings, progress, timeout=settings.timeout, what=task.name, progress=progress
+    )
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,9 @@ class Plan:
         """Each class (pi, size) once."""
         for found, item in enumerate(self._classes(), start=1):
             if self.max_classes is not None and found > self.max_classes:
-                raise TooManyClasses(f"more than {self.max_classes} permutation classes survive pruning")
+                raise TooManyClasses(
+                    f"more than {self.max_classes} permutation classes survive pruning", self.strategy
+                )
             if self.progress:
                 self.progress.update(f"{found} permutation classes found")
             yield item
@@ -98,7 +100,7 @@ class Plan:
         outputs, families = self.blocks["knowledge"], self.blocks["knowledge families"]
         symmetry = lex_leader(encoding.p_vars, outputs, families)
         size = orbit_size(outputs, families)
-        for (pi,) in leaders(encoding.counting_view[0], [encoding.p_vars], symmetry, self.max_classes):
+        for (pi,) in leaders(encoding.counting_view[0], [encoding.p_vars], symmetry):
             yield pi, size
 
     def _concept_tree(self) -> Iterator[tuple[tuple[int, ...], int]]:
@@ -133,7 +135,7 @@ class Plan:
         ]
         size = orbit_size(blocks["knowledge objects"], blocks["knowledge object families"])
         size *= orbit_size(blocks["knowledge attributes"], blocks["knowledge attribute families"])
-        for objs, attrs in leaders(encoding.counting_view[0], [r, v], symmetry, self.max_classes):
+        for objs, attrs in leaders(encoding.counting_view[0], [r, v], symmetry):
             yield self._lift(objs, attrs), size
 
     def _object_tree(self) -> Iterator[tuple[tuple[int, ...], int]]:

@@ -10,7 +10,7 @@ from ..errors import NotApplicable
 from ..progress import Progress
 from ..task.model import Mode, Task
 from .backends import BACKENDS
-from .budget import Budget, BudgetExceeded
+from .budget import Budget, BudgetExceeded, TooManyClasses
 from .closed_forms import closed_form
 from .problem import CountProblem
 from .result import CountResult
@@ -39,6 +39,9 @@ def auto_count(
     AUTO_DECOMPOSE_MAX_CLASSES classes survive pruning (the pruning runs first and costs SAT calls
     only); otherwise enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models, and use
     ApproxMC beyond. The joint mode's CNF (small by construction): enumeration, else SDD.
+    When more classes survive but a SAT solver lists them (sampled supports), decompose counts them
+    all, as it finds them, reporting a lower bound all along: there ApproxMC on the whole CNF
+    did not finish in 300 s (SDD-OIA, 32 and 64 rows; benchmarks/reach.md).
 
     Decomposition goes first because a failed enumeration probe costs up to AUTO_ENUMERATE_LIMIT
     solver calls on the whole CNF (seconds on supports of thousands of vectors), while a count
@@ -49,8 +52,11 @@ def auto_count(
         try:
             result = BACKENDS[Method.DECOMPOSE].count(problem, settings, progress, budget)
             return _chosen(result, f"at most {AUTO_DECOMPOSE_MAX_CLASSES} permutation classes survive")
-        except BudgetExceeded as exc:
+        except TooManyClasses as exc:
             reason = str(exc)
+            if exc.strategy == "sat":
+                result = BACKENDS[Method.DECOMPOSE].count(problem, settings, progress, Budget())
+                return _chosen(result, f"{reason}, found by SAT: counted as found")
     else:
         reason = "the joint mode"
     try:

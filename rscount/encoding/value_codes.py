@@ -67,6 +67,8 @@ class ValueMapCoding:
                 self.var[o, v] = list(range(start, start + self.bits))
         self.num_vars = len(self.var) * self.bits
         self.order = conjoin_order(rows)
+        # Per row of `order`: value numbers, supervised or not, label values; the same for every pi.
+        self._rows: list[tuple[tuple[Any, ...], list[int], bool, tuple[Any, ...]]] = []
 
     def code(self, alg: GateAlgebra, literal: Callable[[int], Any], i: int, v: int, u: int) -> Any:
         """Gate of f_i(value number v) = value number u of the concept i feeds."""
@@ -122,14 +124,11 @@ class ValueMapCoding:
         exprs = [(n, e, list(task.labels).index(n)) for n, e in task.labels.items() if n in labels]
         concepts = [task.concepts[j] for j in targets]
         stated: set[tuple[Any, ...]] = set()
-        for row in self.order:
-            idx = [c.index[value] for c, value in zip(task.concepts, row)]
-            supervised = row in task.support.supervised
+        for row, idx, supervised, values in self.rows():
             if supervised:
                 target = [task.concepts[pi[i]].index[row[pi[i]]] for i in range(k)]
                 key: tuple[Any, ...] = (True, *((idx[i], target[i]) for i in sources))
             else:
-                values = task.label_of(row)
                 key = (False, *(idx[i] for i in sources), *(values[n] for _, _, n in exprs))
             if key in stated or (not supervised and not exprs):
                 continue
@@ -145,6 +144,16 @@ class ValueMapCoding:
             inputs = example_inputs(alg, concepts, select)
             for label, expr, n in exprs:
                 yield compile_expr(alg, expr, inputs, f"labels.{label}").get(values[n], alg.false)
+
+    def rows(self) -> list[tuple[tuple[Any, ...], list[int], bool, tuple[Any, ...]]]:
+        """The support rows in `order` with their value numbers, whether they are supervised and
+        their label values, computed once (SDD-OIA, 64 rows: a third of the time per class)."""
+        if not self._rows:
+            task = self.task
+            for row in self.order:
+                idx = [c.index[value] for c, value in zip(task.concepts, row)]
+                self._rows.append((row, idx, row in task.support.supervised, task.label_of(row)))
+        return self._rows
 
     def group_vars(self, pi: tuple[int, ...], group: tuple[list[str], list[int]]) -> int:
         """How many code variables the constraints of `group` can mention (value maps not shared)."""

@@ -1,0 +1,75 @@
+"""Anytime answers: what decomposition has established when a time limit stops it (a lower bound and
+the classes counted) reaches the error, the JSON output and the API; the bound is sound."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from conftest import REPO
+from hypothesis import given, settings
+from randomtasks import SETTINGS, specs
+
+from rscount import TimeLimitExceeded, load_task
+from rscount.counting.backends.decompose import DecomposeBackend
+from rscount.counting.isolation import run_stoppable
+from rscount.counting.problem import CountProblem
+from rscount.counting.settings import CountSettings
+from rscount.progress import Progress
+
+# SDD-OIA with its default rules and 64 class-balanced rows (benchmarks/reach.py, sddoia-64-s1):
+# 15060 permutation classes, counted at about 100 per second, so a few seconds count some, not all.
+SDD_OIA_64 = REPO / "tests" / "data" / "sddoia-64.yaml"
+SDD_OIA_64_COUNT = 811986094080  # exact, by decompose in 108 s (2 cores)
+
+
+class Recorder(Progress):
+    """A progress that keeps every report of what is known."""
+
+    def __init__(self) -> None:
+        super().__init__(enabled=False)
+        self.reports: list[dict[str, object]] = []
+        self.sink = self.reports.append
+
+
+def reports_then_sleeps(progress: Progress) -> None:
+    progress.known(lower_bound=3, classes_done=1, classes_total=None)
+    progress.known(lower_bound=7, classes_done=2, classes_total=None)
+    time.sleep(60)
+
+
+def test_a_stopped_child_hands_over_its_last_report():
+    progress = Progress(enabled=False)
+    with pytest.raises(TimeLimitExceeded) as stopped:
+        run_stoppable(reports_then_sleeps, progress, timeout=1, progress=progress)
+    assert stopped.value.partial == {"lower_bound": 7, "classes_done": 2, "classes_total": None}
+    assert "at least 7 optimal maps (2 permutation classes counted, more not yet found)" in str(stopped.value)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(specs())
+def test_decompose_reports_growing_lower_bounds_that_end_at_the_count(spec):
+    task = spec.task()
+    progress = Recorder()
+    result = DecomposeBackend().count(CountProblem(task, task.mode), CountSettings(), progress)
+    bounds = [r["lower_bound"] for r in progress.reports]
+    assert bounds == sorted(bounds) and bounds[-1] == result.count == spec.brute_force()
+    done = [r["classes_done"] for r in progress.reports]
+    assert done[-1] == progress.reports[-1]["classes_total"] == result.details["classes"]
+
+
+def test_json_output_at_the_time_limit_says_what_is_known(cli):
+    run = cli("count", SDD_OIA_64, "--method", "decompose", "--timeout", "8", "--json")
+    assert run.code == 3 and "time limit of 8 s; at least" in run.err
+    record = json.loads(run.out)
+    assert record["exact"] is False and record["classes_total"] is None
+    assert 0 < record["lower_bound"] <= SDD_OIA_64_COUNT and record["classes_done"] >= 1
+
+
+def test_the_api_time_limit_carries_the_lower_bound():
+    import rscount
+
+    with pytest.raises(TimeLimitExceeded) as stopped:
+        rscount.count(load_task(SDD_OIA_64), method="decompose", timeout=8)
+    assert 0 < stopped.value.partial["lower_bound"] <= SDD_OIA_64_COUNT
