@@ -22,7 +22,8 @@ import os
 import platform
 import sys
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ class Instance:
     family: str
     size: str
     args: list[str]  # rscount arguments (a task file or a built-in family) before the options
+    method: list[str] = field(default_factory=list)  # rscount's own run only (the anchors have theirs)
 
 
 def _write(directory: Path, name: str, data: dict[str, Any]) -> Path:
@@ -65,60 +67,49 @@ def _write(directory: Path, name: str, data: dict[str, Any]) -> Path:
     return path
 
 
-def instances(directory: Path) -> list[Instance]:
-    """Every instance of the reach table, its task file written into `directory`."""
-    found = []
+def instances(directory: Path, only: str = "") -> Iterator[Instance]:
+    """The instances of the reach table whose name contains `only`, their task files written into
+    `directory` (drawn only when wanted: class-balanced draws take up to a minute)."""
     sdd = yaml.safe_load((REPO / "tasks" / "sdd-oia.yaml").read_text())
     base = {key: sdd[key] for key in ("concepts", "labels")}
-    draw = rscount.task_from_dict({**base, "support": {"examples": 1, "seed": 0}})
     for per, seed in ((4, 1), (4, 2), (8, 1), (8, 2), (64, 1), (64, 2), (256, 1)):
-        classes, _ = balanced_rows(draw, per, seed, SDD_OIA_SCENES, 2_000_000)
-        rows = [list(r) for group in classes.values() for r in group]
-        name = f"sddoia-{len(rows)}-s{seed}"
-        found.append(
-            Instance(
-                name,
-                "SDD-OIA",
-                f"{len(rows)} rows",
-                [str(_write(directory, name, {**base, "support": rows}))],
-            )
-        )
-    digits = rscount.task_from_dict(
-        {"objects": MNMATH_OBJECTS, "labels": MNMATH_LABELS, "support": {"examples": 1, "seed": 0}}
-    )
+        name = f"sddoia-{per}-per-label-s{seed}"
+        if only in name:
+            draw = rscount.task_from_dict({**base, "support": {"examples": 1, "seed": 0}})
+            classes, _ = balanced_rows(draw, per, seed, SDD_OIA_SCENES, 2_000_000)
+            rows = [list(r) for group in classes.values() for r in group]
+            path = _write(directory, name, {**base, "support": rows})
+            yield Instance(name, "SDD-OIA", f"{len(rows)} rows", [str(path)])
     for per, seed in ((10, 1), (10, 2), (50, 1)):
-        classes, _ = balanced_rows(digits, per, seed, None, 2_000_000)
-        rows = [list(r) for group in classes.values() for r in group]
         for mode in ("objects", "disentangled"):
-            name = f"mnmath-{len(rows)}-s{seed}-{mode}"
-            data = {"mode": mode, "objects": MNMATH_OBJECTS, "labels": MNMATH_LABELS, "support": rows}
-            found.append(
-                Instance(name, f"MNMath ({mode})", f"{len(rows)} rows", [str(_write(directory, name, data))])
-            )
+            name = f"mnmath-{4 * per}-s{seed}-{mode}"
+            if only in name:
+                spec = {"objects": MNMATH_OBJECTS, "labels": MNMATH_LABELS}
+                draw = rscount.task_from_dict({**spec, "support": {"examples": 1, "seed": 0}})
+                classes, _ = balanced_rows(draw, per, seed, None, 2_000_000)
+                rows = [list(r) for group in classes.values() for r in group]
+                path = _write(directory, name, {"mode": mode, **spec, "support": rows})
+                yield Instance(name, f"MNMath ({mode})", f"{len(rows)} rows", [str(path)])
     for bits, fraction in ((12, 0.05), (12, 0.5), (14, 0.02), (14, 0.5), (16, 0.01)):
         for seed in (1, 2):
-            names = [f"c{i}" for i in range(1, bits + 1)]
-            clauses = random_cnf(bits, 16, 3, seed)
-            expr = " & ".join(
-                "(" + " | ".join(("" if lit > 0 else "~") + names[abs(lit) - 1] for lit in c) + ")"
-                for c in clauses
-            )
             name = f"cnf{bits}-f{fraction}-s{seed}"
-            data = {
-                "concepts": {x: [0, 1] for x in names},
-                "labels": {"y": expr},
-                "support": {"sample": fraction, "seed": seed},
-            }
-            size = f"{bits} bits, {fraction:.0%}"
-            found.append(
-                Instance(name, "random 3-CNF, 16 clauses", size, [str(_write(directory, name, data))])
-            )
-    found.append(
-        Instance(
-            "xor16-decompose", "XOR (exhaustive)", "16 bits", ["xor", "--bits", "16", "--method", "decompose"]
-        )
-    )
-    return found
+            if only in name:
+                names = [f"c{i}" for i in range(1, bits + 1)]
+                clauses = [
+                    " | ".join(("" if lit > 0 else "~") + names[abs(lit) - 1] for lit in clause)
+                    for clause in random_cnf(bits, 16, 3, seed)
+                ]
+                data = {
+                    "concepts": {x: [0, 1] for x in names},
+                    "labels": {"y": " & ".join(f"({c})" for c in clauses)},
+                    "support": {"sample": fraction, "seed": seed},
+                }
+                path = _write(directory, name, data)
+                size = f"{bits} bits, {fraction:.0%}"
+                yield Instance(name, "random 3-CNF, 16 clauses", size, [str(path)])
+    if only in "xor16-decompose":
+        args, method = ["xor", "--bits", "16"], ["--method", "decompose"]
+        yield Instance("xor16-decompose", "XOR (exhaustive)", "16 bits", args, method)
 
 
 def _command(instance: Instance, timeout: float, extra: list[str]) -> list[str]:
@@ -164,24 +155,24 @@ def ganak(path: str) -> None:
 
 
 def measure(instance: Instance, timeout: float, anchors: bool, scratch: Path) -> dict[str, Any]:
-    """rscount auto, then (with `anchors`) GANAK and ApproxMC on the emitted DIMACS."""
+    """rscount auto, then (with `anchors`) ApproxMC on the whole CNF and GANAK on the emitted DIMACS."""
     row: dict[str, Any] = {"name": instance.name, "family": instance.family, "size": instance.size}
-    row["rscount"] = _outcome(run_measured(_command(instance, timeout, []), REPO, timeout + 30))
+    row["rscount"] = _outcome(run_measured(_command(instance, timeout, instance.method), REPO, timeout + 30))
     if not anchors:
         return row
+    approx = _command(instance, timeout, ["--method", "approxmc"])
+    row["approxmc"] = _outcome(run_measured(approx, REPO, timeout + 30))
     cnf = scratch / f"{instance.name}.cnf"
-    emit = [*_command(instance, 600, ["--emit", str(cnf), "--ind", "--force"])]
-    emit = [arg for arg in emit if arg not in ("--method", "decompose")]
-    emitted = run_measured(emit, REPO, 600)
+    emitted = run_measured(
+        _command(instance, 2 * timeout, ["--emit", str(cnf), "--ind", "--force"]), REPO, 3 * timeout
+    )
     if emitted.exit_code != 0:
-        row["ganak"] = row["approxmc"] = {"error": "could not emit the DIMACS"}
+        row["ganak"] = {"error": f"DIMACS not written in {2 * timeout:g} s"}
         return row
     run = run_measured([sys.executable, __file__, "--ganak", str(cnf)], REPO, timeout)
     row["ganak"] = {"seconds": round(run.wall_s, 1), "peak_mib": round(run.peak_mib), "killed": run.killed}
     if run.exit_code == 0 and run.stdout.strip():
         row["ganak"]["count"] = int(run.stdout.split()[-1])
-    approx = _command(instance, timeout, ["--method", "approxmc"])
-    row["approxmc"] = _outcome(run_measured([a for a in approx if a != "decompose"], REPO, timeout + 30))
     cnf.unlink()
     return row
 
@@ -210,6 +201,8 @@ def markdown(rows: list[dict[str, Any]], timeout: float) -> str:
         f"({platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}); time limit {timeout:g} s per run.",
         "",
+        "Where the time goes in each family, and what would answer the rest: docs/performance.md.",
+        "",
         "| instance | family | size | count | rscount (auto) | GANAK (rscount's DIMACS) "
         "| ApproxMC (whole CNF) |",
         "|---|---|---|---|---|---|---|",
@@ -231,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-anchors", action="store_true", help="rscount alone")
     parser.add_argument("--anchors", default="", help="comma-separated: anchors only on instances naming one")
     parser.add_argument("--out", default=str(REPO / "benchmarks" / "reach.md"))
+    parser.add_argument(
+        "--update", action="store_true", help="in the --out file's .json, replace only what was measured now"
+    )
     parser.add_argument("--ganak", metavar="FILE.cnf", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.ganak:
@@ -239,13 +235,17 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         rows = []
-        for instance in instances(scratch):
-            if args.only in instance.name:
-                wanted = not args.anchors or any(p in instance.name for p in args.anchors.split(","))
-                rows.append(measure(instance, args.timeout, wanted and not args.no_anchors, scratch))
-                print(json.dumps(rows[-1]), flush=True)
+        for instance in instances(scratch, args.only):
+            wanted = not args.anchors or any(p in instance.name for p in args.anchors.split(","))
+            rows.append(measure(instance, args.timeout, wanted and not args.no_anchors, scratch))
+            print(json.dumps(rows[-1]), flush=True)
+    record = Path(args.out).with_suffix(".json")
+    if args.update and record.exists():
+        new = {row["name"]: row for row in rows}
+        old = json.loads(record.read_text())
+        rows = [{**row, **new.pop(row["name"], {})} for row in old] + list(new.values())
     Path(args.out).write_text(markdown(rows, args.timeout))
-    Path(args.out).with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n")
+    record.write_text(json.dumps(rows, indent=1) + "\n")
     return 0
 
 

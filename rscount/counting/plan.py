@@ -100,8 +100,12 @@ class Plan:
         outputs, families = self.blocks["knowledge"], self.blocks["knowledge families"]
         symmetry = lex_leader(encoding.p_vars, outputs, families)
         size = orbit_size(outputs, families)
-        for (pi,) in leaders(encoding.counting_view[0], [encoding.p_vars], symmetry):
+        for (pi,) in leaders(encoding.counting_view[0], [encoding.p_vars], symmetry, self._rows()):
             yield pi, size
+
+    def _rows(self) -> list[tuple[int, int]]:
+        """The clause range of each unsupervised support row in the whole CNF."""
+        return [(lo, hi) for lo, hi, _, _ in self.problem.encoding.examples]
 
     def _concept_tree(self) -> Iterator[tuple[tuple[int, ...], int]]:
         """One permutation per double class, built concept by concept with SAT pruning."""
@@ -135,7 +139,7 @@ class Plan:
         ]
         size = orbit_size(blocks["knowledge objects"], blocks["knowledge object families"])
         size *= orbit_size(blocks["knowledge attributes"], blocks["knowledge attribute families"])
-        for objs, attrs in leaders(encoding.counting_view[0], [r, v], symmetry):
+        for objs, attrs in leaders(encoding.counting_view[0], [r, v], symmetry, self._rows()):
             yield self._lift(objs, attrs), size
 
     def _object_tree(self) -> Iterator[tuple[tuple[int, ...], int]]:

@@ -20,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import NotApplicable
-from ..knowledge.circuit import FALSE, CNFBuilder, compile_expr, exactly_one
+from ..knowledge.circuit import FALSE, CNFBuilder, Dom, compile_expr, exactly_one
 from ..progress import Progress
+from ..task.expressions import interned
 from ..task.model import Mode, Task
 from ..version import __version__
 from .inputs import example_inputs
@@ -172,6 +173,7 @@ def _example_constraints(
     p_cols = [[p[i][j] for i in range(k)] for j in range(k)]
     examples: list[tuple[int, int, int, int]] = []
     rows = task.support.rows
+    labels = interned(dict(task.labels))
     for n, row in enumerate(rows):
         if progress:
             progress.update(f"encoding example {n + 1}/{len(rows)}")
@@ -188,8 +190,9 @@ def _example_constraints(
             return _mux(b, p_cols[j], [f[i][idx[i]][u] for i in range(k)])  # noqa: B023 (used now)
 
         inputs = example_inputs(b, concepts, select)
-        for (label, expr), value in zip(task.labels.items(), task.label_of(row)):
-            dom = compile_expr(b, expr, inputs, f"labels.{label}")
+        memo: dict[int, Dom] = {}
+        for (label, expr), value in zip(labels.items(), task.label_of(row)):
+            dom = compile_expr(b, expr, inputs, f"labels.{label}", memo)
             b.add([dom.get(value, FALSE)])
         examples.append((clause_lo, len(b.clauses), var_lo, b.num_vars + 1))
     return examples

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..knowledge.circuit import GateAlgebra, compile_expr
-from ..task.expressions import free_names
+from ..task.expressions import free_names, interned
 from ..task.model import Task
 from .inputs import example_inputs
 
@@ -67,6 +67,7 @@ class ValueMapCoding:
                 self.var[o, v] = list(range(start, start + self.bits))
         self.num_vars = len(self.var) * self.bits
         self.order = conjoin_order(rows)
+        self.labels = interned(dict(task.labels))
         # Per row of `order`: value numbers, supervised or not, label values; the same for every pi.
         self._rows: list[tuple[tuple[Any, ...], list[int], bool, tuple[Any, ...]]] = []
 
@@ -121,7 +122,7 @@ class ValueMapCoding:
         for o, v in self.var:
             if o in owners and self.sizes[pi[o]] < 1 << self.bits:
                 yield alg.or_(code(o, v, u) for u in range(self.sizes[pi[o]]))
-        exprs = [(n, e, list(task.labels).index(n)) for n, e in task.labels.items() if n in labels]
+        exprs = [(n, e, list(task.labels).index(n)) for n, e in self.labels.items() if n in labels]
         concepts = [task.concepts[j] for j in targets]
         stated: set[tuple[Any, ...]] = set()
         for row, idx, supervised, values in self.rows():
@@ -142,8 +143,9 @@ class ValueMapCoding:
                 return code(where[j], idx[where[j]], u)  # noqa: B023 (used at once)
 
             inputs = example_inputs(alg, concepts, select)
+            memo: dict[int, Any] = {}
             for label, expr, n in exprs:
-                yield compile_expr(alg, expr, inputs, f"labels.{label}").get(values[n], alg.false)
+                yield compile_expr(alg, expr, inputs, f"labels.{label}", memo).get(values[n], alg.false)
 
     def rows(self) -> list[tuple[tuple[Any, ...], list[int], bool, tuple[Any, ...]]]:
         """The support rows in `order` with their value numbers, whether they are supervised and

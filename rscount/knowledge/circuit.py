@@ -187,9 +187,12 @@ def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str) -> Dom:
     return {v: g for v, g in result.items() if not alg.is_const(g, False)}
 
 
-def compile_expr(alg: GateAlgebra, expr: Expr, inputs: Mapping[str, Dom], where: str) -> Dom:
-    """Compile `expr` given the Dom of each concept name; returns the Dom of its value."""
-    memo: dict[int, Dom] = {}
+def compile_expr(
+    alg: GateAlgebra, expr: Expr, inputs: Mapping[str, Dom], where: str, memo: dict[int, Dom] | None = None
+) -> Dom:
+    """Compile `expr` given the Dom of each concept name; returns the Dom of its value. `memo` (by
+    node identity) may be shared by expressions compiled on the same inputs (see interned)."""
+    memo = {} if memo is None else memo
 
     def go(e: Expr) -> Dom:
         key = id(e)

@@ -39,6 +39,20 @@ class Expr:
         return f"{self.op}({', '.join(str(a) for a in self.args)})"
 
 
+def interned(exprs: dict[str, Expr]) -> dict[str, Expr]:
+    """The same expressions with structurally equal subexpressions as one object, so that a memo
+    keyed by node identity (rscount.knowledge.circuit.compile_expr) compiles them once for all
+    labels: SDD-OIA's `forward` contains `stop`."""
+    table: dict[tuple[Any, ...], Expr] = {}
+
+    def intern(e: Expr) -> Expr:
+        args = tuple(intern(a) if isinstance(a, Expr) else a for a in e.args)
+        key = (e.op, tuple(id(a) if isinstance(a, Expr) else (type(a), a) for a in args))
+        return table.setdefault(key, Expr(e.op, args))
+
+    return {name: intern(e) for name, e in exprs.items()}
+
+
 def var(name: str) -> Expr:
     """A concept reference."""
     return Expr("var", (name,))
