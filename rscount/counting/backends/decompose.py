@@ -40,7 +40,6 @@ class DecomposeBackend:
         counter = ClassCounter(problem)
         total = classes = 0
         found = list(search) if budget.max_classes is not None else search
-        size_known = isinstance(found, list)
         classes_total = len(found) if isinstance(found, list) else None
         for pi, size in found:
             total += counter.count(pi) * size
@@ -52,7 +51,7 @@ class DecomposeBackend:
             progress.known(lower_bound=total, classes_done=classes, classes_total=classes)
         details: dict[str, Any] = {"blocks": search.blocks, "classes": classes, "nonzero": counter.nonzero}
         details["search"] = search.strategy
-        if not size_known:
+        if classes_total is None:
             details["counted_while_found"] = True
         details.update(counter.details())
         return CountResult(total, True, self.method, time.perf_counter() - start, details=details)
