@@ -58,6 +58,28 @@ class ValueMapSdds:
         return models
 
 
+def class_cnf(
+    coding: ValueMapCoding, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None = None
+) -> CNFBuilder | None:
+    """The CNF of the value maps valid with `pi` (or with `group`'s constraints), over the code
+    variables 1..coding.num_vars and Tseitin gates beyond; None when a constraint is false."""
+    b = CNFBuilder()
+    for _ in range(coding.num_vars):
+        b.new_var()
+    codes: dict[tuple[int, int, int], int] = {}
+
+    def code(i: int, v: int, u: int) -> int:
+        if (i, v, u) not in codes:
+            codes[i, v, u] = coding.code(b, lambda x: x, i, v, u)
+        return codes[i, v, u]
+
+    for gate in coding.constraints(b, code, pi, group):
+        if gate == FALSE:
+            return None
+        b.add([gate])
+    return b
+
+
 ENUMERATE_LIMIT = 200  # value maps a class may have for SAT enumeration to count them
 ENUMERATE_MAX_ROWS = 20_000  # beyond, the class CNF costs more to build than the SDD
 
@@ -93,20 +115,9 @@ class ValueMapCounter:
     def _enumerate(self, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None) -> int | None:
         """The count by SAT enumeration, or None when there are more than `limit` projected models."""
         coding = self.coding
-        b = CNFBuilder()
-        for _ in range(coding.num_vars):
-            b.new_var()
-        codes: dict[tuple[int, int, int], int] = {}
-
-        def code(i: int, v: int, u: int) -> int:
-            if (i, v, u) not in codes:
-                codes[i, v, u] = coding.code(b, lambda x: x, i, v, u)
-            return codes[i, v, u]
-
-        for gate in coding.constraints(b, code, pi, group):
-            if gate == FALSE:
-                return 0
-            b.add([gate])
+        b = class_cnf(coding, pi, group)
+        if b is None:
+            return 0
         used = sorted({abs(lit) for clause in b.clauses for lit in clause if abs(lit) <= coding.num_vars})
         models = 0
         with Solver(name="cadical195", bootstrap_with=b.clauses) as solver:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 
 from ...encoding.value_codes import ValueMapCoding
-from ...knowledge.circuit import FALSE, CNFBuilder
 from ...progress import Progress
 from ...task.model import Mode
 from ..budget import UNBOUNDED, Budget
@@ -20,6 +19,7 @@ from ..plan import plan
 from ..problem import CountProblem
 from ..result import CountResult
 from ..settings import CountSettings, Method
+from ..value_maps import class_cnf
 from .approxmc import estimate
 
 
@@ -27,20 +27,9 @@ def _class_estimate(
     coding: ValueMapCoding, pi: tuple[int, ...], settings: CountSettings, delta: float
 ) -> int:
     """ApproxMC estimate of the value maps valid with pi."""
-    b = CNFBuilder()
-    for _ in range(coding.num_vars):
-        b.new_var()
-    codes: dict[tuple[int, int, int], int] = {}
-
-    def code(i: int, v: int, u: int) -> int:
-        if (i, v, u) not in codes:
-            codes[i, v, u] = coding.code(b, lambda x: x, i, v, u)
-        return codes[i, v, u]
-
-    for gate in coding.constraints(b, code, pi):
-        if gate == FALSE:
-            return 0
-        b.add([gate])
+    b = class_cnf(coding, pi)
+    if b is None:
+        return 0
     used = {abs(lit) for clause in b.clauses for lit in clause}
     projection = [x for x in range(1, coding.num_vars + 1) if x in used]
     free = coding.num_vars - len(projection)
