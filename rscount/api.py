@@ -44,9 +44,10 @@ def _settings(
     delta: float,
     seed: int,
     timeout: float | None,
+    memory: float | None = None,
 ) -> CountSettings:
     return CountSettings(
-        Method.parse(method), None if mode is None else Mode(mode), epsilon, delta, seed, timeout
+        Method.parse(method), None if mode is None else Mode(mode), epsilon, delta, seed, timeout, memory
     )
 
 
@@ -58,11 +59,12 @@ def count(
     delta: float = DEFAULT_DELTA,
     seed: int = 1,
     timeout: float | None = None,
+    memory: float | None = None,
 ) -> CountResult:
     """Count the optimal concept maps of a task (or task file) as `rscount count` does; with a
-    `timeout`, the count runs in a child process stopped after that many seconds
-    (TimeLimitExceeded)."""
-    return count_in_child(_task(task), _settings(method, mode, epsilon, delta, seed, timeout))
+    `timeout` (seconds) or `memory` (GB), the count runs in a child process stopped at that limit
+    (TimeLimitExceeded, MemoryLimitExceeded)."""
+    return count_in_child(_task(task), _settings(method, mode, epsilon, delta, seed, timeout, memory))
 
 
 def check(
@@ -73,10 +75,11 @@ def check(
     delta: float = DEFAULT_DELTA,
     seed: int = 1,
     timeout: float | None = CHECK_TIMEOUT,
+    memory: float | None = None,
 ) -> CheckReport:
     """The pre-training design check of a task (or task file): findings, count, expectations,
     the concepts whose meaning it does not identify (`unidentified`) and its `status`."""
-    return check_task(_task(task), _settings(method, mode, epsilon, delta, seed, timeout))
+    return check_task(_task(task), _settings(method, mode, epsilon, delta, seed, timeout, memory))
 
 
 def explain(

@@ -158,3 +158,32 @@ class TimeLimitExceeded(LimitReached):
         self.seconds = seconds
         prefix = f"{what}: " if what else ""
         super().__init__(f"{prefix}stopped after the time limit of {seconds:g} s", known, partial)
+
+
+class CapExceeded(LimitReached):
+    """An input asks for more than a cap of rscount.limits allows (checked before allocating);
+    `variable` is the environment variable that raises the cap."""
+
+    def __init__(self, where: str, amount: str, cap: int, variable: str) -> None:
+        self.where = where
+        self.cap = cap
+        self.variable = variable
+        self.amount = amount
+        super().__init__(_joined(where, f"{amount}, over the cap of {cap} (set {variable} to raise it)"))
+
+    def in_file(self, path: str) -> CapExceeded:
+        """The same error, located in the file at `path`."""
+        return CapExceeded(_joined(path, self.where), self.amount, self.cap, self.variable)
+
+
+class MemoryLimitExceeded(LimitReached):
+    """The memory limit (`gigabytes`) was reached."""
+
+    remedies = ("memory",)
+
+    def __init__(
+        self, gigabytes: float, what: str = "", known: str = "", partial: dict[str, object] | None = None
+    ) -> None:
+        self.gigabytes = gigabytes
+        prefix = f"{what}: " if what else ""
+        super().__init__(f"{prefix}stopped at the memory limit of {gigabytes:g} GB", known, partial)

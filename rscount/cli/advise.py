@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         )
     settings = options.settings(args)
     progress = options.progress(args)
-    task = options.task_from_args(args)
+    task, settings = options.task_within(args, settings)
     advisor = Advisor(task, settings, args.jobs, args.dask, progress)
     try:
         record = advise(advisor, actions, args.candidates, args.max_steps, args.emit_task, args.force)

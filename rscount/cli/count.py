@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     check_outputs({"emit": args.emit}, args.force)
     progress = options.progress(args)
     try:
-        text = run_stoppable(_job, args, progress, timeout=settings.timeout, progress=progress)
+        text = run_stoppable(_job, args, progress, **settings.limits(), progress=progress)
     except LimitReached as exc:
         if args.json:  # what is known still reaches a JSON reader; the error line and exit 3 follow
             print(to_json({"stopped": str(exc), "exact": False, **exc.partial}))

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     refuse(args, {"emit": "explain writes no DIMACS", "method": why})
     settings = options.settings(args)
     progress = options.progress(args)
-    task = options.task_from_args(args)
+    task, settings = options.task_within(args, settings)
     try:
         record = run_stoppable(
             explain,
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
             args.random,
             args.seed,
             progress,
-            timeout=settings.timeout,
+            **settings.limits(),
         )
     finally:
         progress.clear()

@@ -4,10 +4,14 @@ count settings they make, and the task a command line describes."""
 from __future__ import annotations
 
 import argparse
+import os
+import time
 from pathlib import Path
 from typing import Any
 
 from ..counting.backends import BACKENDS
+from ..counting.isolation import run_stoppable
+from ..counting.parallel import default_jobs
 from ..counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
 from ..knowledge.loading import checked, load_task
 from ..progress import Progress
@@ -140,12 +144,26 @@ def counting_options(parser: argparse.ArgumentParser, timeout: float | None = No
         type=float,
         default=timeout,
         metavar="SECONDS",
-        help="stop counting after this long" + per + "; exit code 3",
+        help="stop after this long (reading the task included)" + per + "; exit code 3",
     )
+    how.add_argument(
+        "--memory",
+        type=float,
+        metavar="GB",
+        help=f"stop when the work holds this much memory (default {default_memory():g}: 3/4 of this "
+        "machine's, shared by parallel jobs); exit code 3",
+    )
+
+
+def default_memory(jobs: int = 1) -> float:
+    """The default memory limit in GB: 3/4 of the machine's memory, shared by `jobs` parallel jobs."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return round(0.75 * total / max(1, jobs), 1)
 
 
 def settings(args: argparse.Namespace) -> CountSettings:
     """The count settings the counting flags give (checked: bad values name their flag)."""
+    jobs = getattr(args, "jobs", None) or (default_jobs() if hasattr(args, "jobs") else 1)
     return CountSettings(
         method=args.method or Method.AUTO,
         mode=args.mode,
@@ -153,6 +171,7 @@ def settings(args: argparse.Namespace) -> CountSettings:
         delta=args.delta,
         seed=args.seed,
         timeout=args.timeout,
+        memory=default_memory(jobs) if args.memory is None else args.memory,
     )
 
 
@@ -170,6 +189,14 @@ def _support_override(args: argparse.Namespace) -> tuple[Any, Any]:
         support = {"examples": args.examples, "seed": args.seed}
     supervision = {"sample": args.concept_sup, "seed": args.seed} if args.concept_sup else None
     return support, supervision
+
+
+def task_within(args: argparse.Namespace, limits: CountSettings) -> tuple[Task, CountSettings]:
+    """The task a command line describes, built within the limits of `limits` (a hostile file
+    can ask for minutes or gigabytes before any count), and those settings for the rest of the job."""
+    start = time.monotonic()
+    task = run_stoppable(task_from_args, args, **limits.limits(), what="reading the task")
+    return task, limits.after(time.monotonic() - start)
 
 
 def task_from_args(args: argparse.Namespace) -> Task:

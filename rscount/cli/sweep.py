@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     check_outputs({"csv": args.csv, "plot": args.plot}, args.force)
     settings = options.settings(args)
     progress = options.progress(args)
-    task = options.task_from_args(args)
+    task, settings = options.task_within(args, settings)
     seeds = list(range(args.seed, args.seed + args.seeds))
     try:
         record = sweep(task, seeds, fractions, supervision, settings, args.jobs, args.dask, progress)

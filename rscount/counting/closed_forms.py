@@ -15,6 +15,7 @@ from typing import Any
 
 from ..knowledge.classes import class_sizes
 from ..knowledge.invariants import Undetermined, injective_in_sum, symmetric_counts
+from ..limits import number_text
 from ..task.model import Mode, Task
 from ..task.support import domain_size
 
@@ -50,7 +51,8 @@ def _power_product(factors: dict[int, int]) -> tuple[int, str]:
 def _require_exhaustive_unsupervised(task: Task) -> None:
     total = domain_size(task.support.domains)
     if task.support.size != total:
-        raise Inapplicable(f"the support has {task.support.size} of the {total} concept vectors")
+        size = number_text(task.support.size)
+        raise Inapplicable(f"the support has {size} of the {number_text(total)} concept vectors")
     if task.support.supervised:
         raise Inapplicable("some support vectors are concept-supervised")
 
@@ -109,7 +111,7 @@ def one_example(task: Task) -> ClosedForm:
     of c* make any vector with c*'s label, every other value maps freely); supervised: perm(M)."""
     support = task.support
     if support.size != 1:
-        raise Inapplicable(f"the support has {support.size} concept vectors, not one")
+        raise Inapplicable(f"the support has {number_text(support.size)} concept vectors, not one")
     (row,) = support.rows
     if row in support.supervised:
         label_class = 1

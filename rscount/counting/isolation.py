@@ -1,23 +1,29 @@
-"""Running work in a forked child process that a time limit (or Ctrl-C) can stop.
+"""Running work in a forked child process that a time or memory limit (or Ctrl-C) can stop.
 
 Solver libraries run C code that ignores Python signals and has no timeout of its own, so each
-count runs in a child; the parent kills it on timeout or interrupt. Errors meant for the user come
-back with their type (they pickle, see rscount.errors); any other exception is a bug and comes
-back as a RuntimeError carrying the child's traceback.
+count runs in a child; the parent kills it on timeout, interrupt, or when the resident memory of
+the child and its own children passes the memory limit (read from Linux's /proc every 0.1 s).
+Errors meant for the user come back with their type (they pickle, see rscount.errors); a
+MemoryError as the memory limit; any other exception is a bug and comes back as a RuntimeError
+carrying the child's traceback.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..errors import RscountError, TimeLimitExceeded
+from ..errors import MemoryLimitExceeded, RscountError, TimeLimitExceeded
+from ..limits import number_text
 from ..progress import Known, Progress
 
 T = TypeVar("T")
+POLL = 0.1  # seconds between two looks at the child's memory
+GB = 2**30
 
 
 def run_stoppable(
@@ -26,10 +32,13 @@ def run_stoppable(
     timeout: float | None = None,
     what: str = "",
     progress: Progress | None = None,
+    memory: float | None = None,
+    elapsed: float = 0.0,
 ) -> T:
-    """fn(*args) in a forked child; TimeLimitExceeded (naming `what`) after `timeout` seconds,
-    with what the child last reported through `progress.known` (if `progress` is given: the child's
-    copy of it forwards its reports)."""
+    """fn(*args) in a forked child; TimeLimitExceeded (naming `what`) after `timeout` seconds, or
+    MemoryLimitExceeded once the child (with its children) holds more than `memory` GB, with what
+    the child last reported through `progress.known` (if `progress` is given: the child's copy of
+    it forwards its reports). `elapsed` seconds of the time limit were spent before this call."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
 
@@ -40,20 +49,28 @@ def run_stoppable(
             sender.send(("ok", fn(*args)))
         except RscountError as exc:
             sender.send(("user", exc))
+        except MemoryError:
+            sender.send(("memory", None))
         except BaseException:  # an internal error: hand the traceback to the parent
             sender.send(("bug", traceback.format_exc()))
 
     process = context.Process(target=child, daemon=True)
     _start_even_in_a_daemon(process)
     sender.close()
+    watch = _Watch(process.pid, timeout, memory, what, elapsed)
     try:
-        kind, payload = _receive(receiver, timeout, what)
+        kind, payload = watch.receive(receiver)
     except EOFError:
+        process.join()
+        if memory is not None and process.exitcode in (-9, -6, -11):  # killed, aborted or crashed
+            raise MemoryLimitExceeded(memory, what, *watch.known_now()) from None
         raise RuntimeError(f"the counting process died (exit code {process.exitcode})") from None
     finally:
         if process.is_alive():
             process.kill()
         process.join()
+    if kind == "memory":
+        raise MemoryLimitExceeded(memory or 0, what, *watch.known_now())
     if kind == "user":
         raise payload
     if kind == "bug":
@@ -61,19 +78,59 @@ def run_stoppable(
     return payload  # type: ignore[no-any-return]
 
 
-def _receive(receiver: Any, timeout: float | None, what: str) -> tuple[str, Any]:
-    """The child's result, keeping its reports of what is known until then; TimeLimitExceeded with
-    the last report at the deadline."""
-    deadline = None if timeout is None else time.monotonic() + timeout
-    known: Known = {}
-    while True:
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0 or not receiver.poll(left):
-            raise TimeLimitExceeded(timeout or 0, what, known_text(known), known)
-        kind, payload = receiver.recv()
-        if kind != "known":
-            return kind, payload
-        known = payload
+class _Watch:
+    """The parent's side of a child: its result, its reports of what is known until then, and the
+    limits: TimeLimitExceeded at the deadline, MemoryLimitExceeded past the memory limit."""
+
+    def __init__(
+        self, pid: int | None, timeout: float | None, memory: float | None, what: str, elapsed: float
+    ) -> None:
+        self.pid = pid
+        self.timeout = timeout
+        self.memory = memory
+        self.what = what
+        self.deadline = None if timeout is None else time.monotonic() + timeout - elapsed
+        self.known: Known = {}
+
+    def known_now(self) -> tuple[str, Known]:
+        """What the child last reported, in words and as data."""
+        return known_text(self.known), self.known
+
+    def receive(self, receiver: Any) -> tuple[str, Any]:
+        """The child's result (kind, payload)."""
+        while True:
+            left = None if self.deadline is None else self.deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeLimitExceeded(self.timeout or 0, self.what, *self.known_now())
+            wait = left if self.memory is None else POLL if left is None else min(left, POLL)
+            if not receiver.poll(wait):
+                if self.memory is not None and self.pid and tree_memory(self.pid) > self.memory * GB:
+                    raise MemoryLimitExceeded(self.memory, self.what, *self.known_now())
+                continue
+            kind, payload = receiver.recv()
+            if kind != "known":
+                return kind, payload
+            self.known = payload
+
+
+def tree_memory(pid: int) -> int:
+    """Resident bytes of process `pid` and all its descendants (Linux /proc; 0 where there is none)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total, todo, seen = 0, [pid], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            with open(f"/proc/{current}/statm") as statm:
+                total += int(statm.read().split()[1]) * page
+            for thread in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{thread}/children") as children:
+                    todo.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError, IndexError):  # the process ended meanwhile, or no /proc
+            continue
+    return total
 
 
 def known_text(known: Known) -> str:
@@ -86,15 +143,7 @@ def known_text(known: Known) -> str:
         if total is not None
         else (f"{done} permutation classes counted, more not yet found")
     )
-    return f"at least {_number(known['lower_bound'])} optimal maps ({classes})"
-
-
-def _number(n: int) -> str:
-    """A count in full, or its size when Python refuses to write so many digits."""
-    try:
-        return str(n)
-    except ValueError:
-        return f"a {int(n.bit_length() * 0.30103) + 1}-digit number"
+    return f"at least {number_text(known['lower_bound'], 40)} optimal maps ({classes})"
 
 
 def _start_even_in_a_daemon(process: multiprocessing.process.BaseProcess) -> None:

@@ -4,10 +4,13 @@ Dask workers (rscount.counting.parallel)."""
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import LimitReached, RscountError
+from ..knowledge.loading import load_task
 from ..progress import Progress
 from ..task.model import Task
 from .isolation import run_stoppable
@@ -22,12 +25,23 @@ def count(
     """Count `task` as `settings` say; with a time limit, in a child process stopped at the limit
     (TimeLimitExceeded, whose `partial` holds what was established: lower_bound, classes_done,
     classes_total when decomposition had counted some classes)."""
-    if settings.timeout is None:
+    if not settings.limited:
         return count_task(task, settings, progress)
     progress = progress or Progress(enabled=False)
     return run_stoppable(
-        count_task, task, settings, progress, timeout=settings.timeout, what=task.name, progress=progress
+        count_task, task, settings, progress, **settings.limits(), what=task.name, progress=progress
     )
+
+
+def load_within(path: str | os.PathLike[str], settings: CountSettings) -> tuple[Task, CountSettings]:
+    """The task file at `path`, read and checked within the settings' limits (a hostile file can
+    ask for minutes of work or gigabytes before any count starts), and the settings for the rest
+    of the job (the time left)."""
+    if not settings.limited:
+        return load_task(path), settings
+    start = time.monotonic()
+    task = run_stoppable(load_task, path, **settings.limits(), what=f"reading {Path(path).name}")
+    return task, settings.after(time.monotonic() - start)
 
 
 @dataclass(frozen=True)
@@ -57,7 +71,7 @@ def run_count(job: CountJob) -> CountOutcome:
     start = time.perf_counter()
     settings = job.settings
     try:
-        result = run_stoppable(count_task, job.task, settings, timeout=settings.timeout, what=job.task.name)
+        result = run_stoppable(count_task, job.task, settings, **settings.limits(), what=job.task.name)
     except RscountError as exc:
         seconds = time.perf_counter() - start
         return CountOutcome(None, False, settings.method, seconds, str(exc), isinstance(exc, LimitReached))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..errors import InvalidSetting
@@ -28,9 +29,13 @@ def run_jobs(
     dask: str | None = None,
     progress: Progress | None = None,
     what: str = "jobs",
+    crashed: Callable[[Item], Result] | None = None,
 ) -> list[Result]:
     """[fn(item) for item in items], run on `jobs` local processes (1: in this process) or on the
-    Dask scheduler at address `dask`. `fn` and the items must be picklable (module-level functions)."""
+    Dask scheduler at address `dask`. `fn` and the items must be picklable (module-level functions).
+    A local worker that dies (a crash in C code) breaks its pool: the items it left unfinished are
+    run again one by one, each in a pool of its own, and an item that kills that one too gets
+    `crashed(item)` as its result (without `crashed`, the error propagates)."""
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise InvalidSetting("jobs", f"must be at least 1, not {jobs}")
@@ -43,12 +48,29 @@ def run_jobs(
             here.append(fn(item))
         return here
     results: list[Any] = [None] * len(items)
+    again = []
     with ProcessPoolExecutor(min(jobs, len(items))) as pool:
         futures = {pool.submit(fn, item): index for index, item in enumerate(items)}
         for done, future in enumerate(as_completed(futures), 1):
-            results[futures[future]] = future.result()
+            try:
+                results[futures[future]] = future.result()
+            except BrokenProcessPool:
+                again.append(futures[future])
             _show(progress, what, done, len(items))
+    for index in again:
+        results[index] = _alone(fn, items[index], crashed)
     return results
+
+
+def _alone(fn: Callable[[Item], Result], item: Item, crashed: Callable[[Item], Result] | None) -> Result:
+    """fn(item) in a process pool of its own; `crashed(item)` when that process dies."""
+    with ProcessPoolExecutor(1) as pool:
+        try:
+            return pool.submit(fn, item).result()
+        except BrokenProcessPool:
+            if crashed is None:
+                raise
+            return crashed(item)
 
 
 def _on_dask(

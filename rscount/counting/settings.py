@@ -7,7 +7,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from ..errors import InvalidSetting, UnknownMethod, UnknownMode
 from ..task.model import Mode, Task
@@ -46,10 +46,21 @@ def parse_mode(name: Any) -> Mode:
         raise UnknownMode(str(name), list(Mode)) from None
 
 
+class Limits(TypedDict):
+    """A time limit in seconds of which `elapsed` are spent, and a memory limit in GB (None: no
+    limit)."""
+
+    timeout: float | None
+    memory: float | None
+    elapsed: float
+
+
 @dataclass(frozen=True)
 class CountSettings:
-    """How to count a task. `mode` None counts in the task's own mode; `timeout` None has no time
-    limit (an infinite one is none); epsilon and delta are ApproxMC's, used by approximate methods."""
+    """How to count a task. `mode` None counts in the task's own mode; `timeout` (seconds) and
+    `memory` (GB) None set no limit (nor do infinite ones); epsilon and delta are ApproxMC's, used by
+    approximate methods. `elapsed` is the part of the time limit an earlier step of the same job
+    (reading the task) used."""
 
     method: Method = Method.AUTO
     mode: Mode | None = None
@@ -57,6 +68,8 @@ class CountSettings:
     delta: float = DEFAULT_DELTA
     seed: int = 1
     timeout: float | None = None
+    memory: float | None = None
+    elapsed: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "method", Method.parse(self.method))
@@ -66,11 +79,31 @@ class CountSettings:
             raise InvalidSetting("epsilon", f"must be a positive number, not {self.epsilon}")
         if not 0 < self.delta < 1:
             raise InvalidSetting("delta", f"must lie in (0, 1), not {self.delta}")
-        if self.timeout is not None:
-            if not self.timeout > 0:
-                raise InvalidSetting("timeout", f"must be a positive number of seconds, not {self.timeout}")
-            if math.isinf(self.timeout):
-                object.__setattr__(self, "timeout", None)
+        for name, unit in (("timeout", "seconds"), ("memory", "GB")):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise InvalidSetting(name, f"must be a positive number of {unit}, not {value}")
+            if math.isinf(value):
+                object.__setattr__(self, name, None)
+
+    @property
+    def limited(self) -> bool:
+        """Whether a time or memory limit is set (the work then runs in a child process)."""
+        return self.timeout is not None or self.memory is not None
+
+    def limits(self) -> Limits:
+        """The time and memory limits, as rscount.counting.isolation.run_stoppable takes them."""
+        return {"timeout": self.timeout, "memory": self.memory, "elapsed": self.elapsed}
+
+    def after(self, seconds: float) -> CountSettings:
+        """These settings for what follows `seconds` more of the same job."""
+        return self.replace(elapsed=self.elapsed + seconds)
+
+    def left(self) -> float | None:
+        """Seconds left of the time limit (None: no limit)."""
+        return None if self.timeout is None else max(self.timeout - self.elapsed, 0.0)
 
     def mode_for(self, task: Task) -> Mode:
         """The mode a task is counted in: this one, or the task's own."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ..errors import NotApplicable
 from ..knowledge.circuit import FALSE, CNFBuilder, Dom, compile_expr, exactly_one
+from ..limits import number_text
 from ..progress import Progress
 from ..task.expressions import interned
 from ..task.model import Mode, Task
@@ -47,7 +48,7 @@ def encode_maps(task: Task, progress: Progress | None = None, objects: bool = Fa
     """The CNF of the disentangled count of `task`, or with `objects` of its objects count."""
     if task.support.size > MAX_EXAMPLES:
         raise NotApplicable(
-            f"{task.name}: the support has {task.support.size} concept vectors, more than the "
+            f"{task.name}: the support has {number_text(task.support.size)} concept vectors, more than the "
             f"{MAX_EXAMPLES} rscount encodes one by one; sample it",
             ("fraction", "examples"),
         )
@@ -64,7 +65,7 @@ def encode_maps(task: Task, progress: Progress | None = None, objects: bool = Fa
     comments = [
         f"rscount {__version__}: optimal concept maps of task {task.name!r} ({mode} count)",
         f"concepts: {', '.join(task.names)}",
-        f"support: {task.support.size} concept vectors, {supervised} concept-supervised",
+        f"support: {number_text(task.support.size)} concept vectors, {supervised} concept-supervised",
         "models projected on the P/F variables = optimal concept maps (pi, f);",
         "P a -> b: predicted concept b reads ground-truth concept a;",
         "F a=v -> #u: ground-truth value v of a becomes value number u (from 0) of the concept a feeds",

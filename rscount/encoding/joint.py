@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..errors import NotApplicable
 from ..knowledge.circuit import CNFBuilder, exactly_one
+from ..limits import number_text
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import all_rows, domain_size
@@ -27,7 +28,8 @@ def encode_joint(task: Task, progress: Progress | None = None) -> Encoding:
     if total > MAX_JOINT_VECTORS:
         raise NotApplicable(
             f"{task.name}: the joint-mode CNF has |D|^2 variables and is built for |D| <= "
-            f"{MAX_JOINT_VECTORS} (this task has |D| = {total}); the joint closed form counts any size"
+            f"{MAX_JOINT_VECTORS} (this task has |D| = {number_text(total)}); "
+            "the joint closed form counts any size"
         )
     support = set(task.support.rows)
     vectors = list(all_rows(domains))
@@ -53,7 +55,7 @@ def encode_joint(task: Task, progress: Progress | None = None) -> Encoding:
             core.extend([-a[c][position[d]]] for d in vectors if labels[d] != labels[c])
     comments = [
         f"rscount {__version__}: optimal maps alpha: D -> D of task {task.name!r} (joint count)",
-        f"concepts: {', '.join(task.names)}; |D| = {total}, |S| = {len(support)}",
+        f"concepts: {', '.join(task.names)}; |D| = {number_text(total)}, |S| = {len(support)}",
         "A c -> d: alpha maps concept vector c to d",
     ]
     cnf = pool.dimacs(core + free, comments)

@@ -18,13 +18,13 @@ from typing import Any
 from pysat.solvers import Solver
 
 from ..counting.isolation import run_stoppable
-from ..counting.jobs import count
+from ..counting.jobs import count, load_within
 from ..counting.result import CountResult
 from ..counting.settings import CountSettings
 from ..encoding.modes import encode
 from ..errors import LimitReached, RscountError
 from ..knowledge.labels import ignored_concepts, label_values
-from ..knowledge.loading import load_task
+from ..limits import number_text
 from ..progress import Progress
 from ..task.expectations import Outcome, judge
 from ..task.model import Mode, Task
@@ -122,8 +122,13 @@ def check_file(
     path: str | os.PathLike[str], settings: CountSettings | None = None, progress: Progress | None = None
 ) -> CheckReport:
     """Load and check a task file; a file that does not load is an invalid task, not an exception."""
+    settings = settings or CountSettings(timeout=CHECK_TIMEOUT)
     try:
-        task = load_task(path)
+        task, settings = load_within(path, settings)
+    except LimitReached as exc:
+        report = CheckReport(str(path), findings=[Finding(WARNING, str(exc))])
+        report.limit_reached = True
+        return report
     except RscountError as exc:
         return CheckReport(str(path), findings=[Finding(ERROR, str(exc))])
     return check(task, settings, progress)
@@ -134,7 +139,8 @@ def check(task: Task, settings: CountSettings | None = None, progress: Progress 
     settings = settings or CountSettings(timeout=CHECK_TIMEOUT)
     mode = settings.mode_for(task)
     found = CheckReport(task.name, task, mode, validate(task))
-    deadline = None if settings.timeout is None else time.monotonic() + settings.timeout
+    remaining = settings.left()
+    deadline = None if remaining is None else time.monotonic() + remaining
     if progress:
         progress.update(f"counting {task.name}", force=True)
     try:
@@ -159,7 +165,9 @@ def check(task: Task, settings: CountSettings | None = None, progress: Progress 
             progress.update(f"finding the concepts involved in {task.name}'s shortcuts", force=True)
         left = None if deadline is None else max(deadline - time.monotonic(), 1.0)
         try:
-            found.unidentified = run_stoppable(unidentified_concepts, task, mode, timeout=left)
+            found.unidentified = run_stoppable(
+                unidentified_concepts, task, mode, timeout=left, memory=settings.memory
+            )
         except RscountError as exc:
             found.findings.append(Finding(WARNING, f"concepts involved: not found ({exc})"))
     return found
@@ -216,10 +224,9 @@ def _constant_findings(task: Task) -> list[Finding]:
 
 
 def _knowledge_note(task: Task) -> str:
-    return (
-        f"knowledge: one label per concept vector on all {domain_size(task.support.domains)} vectors of D "
-        f"(labels {', '.join(task.labels)})"
-    )
+    vectors = number_text(domain_size(task.support.domains))
+    labels = ", ".join(task.labels)
+    return f"knowledge: one label per concept vector on all {vectors} vectors of D (labels {labels})"
 
 
 def unidentified_concepts(task: Task, mode: Mode) -> dict[str, Unidentified]:

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..errors import TaskError
+from ..errors import CapExceeded, TaskError
 from ..task import files
 from ..task.model import Task
 from .constraints import check_deterministic
@@ -28,7 +28,7 @@ def load_task(path: str | os.PathLike[str]) -> Task:
     task = files.read_task(path)
     try:
         return checked(task)
-    except TaskError as exc:
+    except (TaskError, CapExceeded) as exc:
         raise files.located(exc, path) from None
 
 

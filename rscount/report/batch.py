@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from ..counting.isolation import run_stoppable
-from ..counting.jobs import count
+from ..counting.jobs import count, load_within
 from ..counting.parallel import run_jobs
 from ..counting.settings import CountSettings
-from ..errors import InvalidInput, LimitReached, RscountError
+from ..errors import InvalidInput, LimitReached, RscountError, quote
 from ..insight.check import Unidentified, unidentified_concepts
-from ..knowledge.loading import load_task
 from ..progress import Progress
 from ..task.expectations import Outcome, judge
 from ..task.inputs import read_text
@@ -133,7 +132,7 @@ def count_file(path: Path, settings: CountSettings, fail_on_shortcuts: bool = Fa
     entry = BatchEntry(path.name, str(path))
     start = time.perf_counter()
     try:
-        task = load_task(path)
+        task, settings = load_within(path, settings)
         entry.source = header(path)
         entry.description = describe(task)
         entry.support_source = task.support.source
@@ -169,7 +168,7 @@ def _what_moved(
     (None when that is not enough)."""
     left = None if settings.timeout is None else max(settings.timeout - spent, 1.0)
     try:
-        return run_stoppable(unidentified_concepts, task, mode, timeout=left)
+        return run_stoppable(unidentified_concepts, task, mode, timeout=left, memory=settings.memory)
     except RscountError:
         return None
 
@@ -184,16 +183,29 @@ def count_files(
 ) -> list[BatchEntry]:
     """The entries of many task files, counted side by side, in the order given."""
     items = [(p, settings, fail_on_shortcuts) for p in paths]
-    return run_jobs(_count_one, items, jobs, dask, progress, "counting tasks")
+    return run_jobs(_count_one, items, jobs, dask, progress, "counting tasks", _crashed)
 
 
-def _count_one(item: tuple[Path, CountSettings, bool]) -> BatchEntry:
+Item = tuple[Path, CountSettings, bool]
+
+
+def _count_one(item: Item) -> BatchEntry:
     """One file's entry; a bug in one task becomes that task's error, not the end of the batch."""
     path, settings, fail_on_shortcuts = item
     try:
         return count_file(path, settings, fail_on_shortcuts)
     except Exception as exc:  # noqa: BLE001 - any failure of one task is reported in its entry
-        entry = BatchEntry(path.name, str(path))
-        entry.error = f"internal error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-        entry.verdict = f"error: {entry.error}"
-        return entry
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        return _internal_error(path, f"{type(exc).__name__}: {quote(first)[1:-1]}")
+
+
+def _crashed(item: Item) -> BatchEntry:
+    """The entry of a task whose worker process died."""
+    return _internal_error(item[0], "the process counting it died")
+
+
+def _internal_error(path: Path, why: str) -> BatchEntry:
+    entry = BatchEntry(path.name, str(path))
+    entry.error = f"internal error: {why}"
+    entry.verdict = f"error: {entry.error}"
+    return entry

@@ -67,6 +67,13 @@ def _same(cell: str, value: Any) -> bool:
 def _value(cell: Any, concept: Concept, path: Path, line: int) -> Any:
     """The domain value a cell names (by its text, so CSV's '3' is 3; true/false for Booleans)."""
     if isinstance(cell, bool):
+        if concept.values != (0, 1):
+            domain = list(concept.values)
+            raise AnnotationError(
+                str(path),
+                f"{concept.name} is {str(cell).lower()}, but its domain {domain} is not Boolean",
+                line,
+            )
         cell = int(cell)
     text = str(cell).strip()
     if concept.values == (0, 1) and text.lower() in ("true", "false"):
@@ -80,6 +87,15 @@ def _value(cell: Any, concept: Concept, path: Path, line: int) -> Any:
     )
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are distinct (json keeps the last of two silently)."""
+    keys = [k for k, _ in pairs]
+    twice = [k for n, k in enumerate(keys) if k in keys[:n]]
+    if twice:
+        raise ValueError(f"key {quote(twice[0])} appears twice")
+    return dict(pairs)
+
+
 def _records(path: Path) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     """(column names, [(line number, record)]) of a CSV or JSON-lines file."""
     text = read_text(path)
@@ -89,9 +105,10 @@ def _records(path: Path) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise AnnotationError(str(path), f"invalid JSON: {exc.msg}", number) from None
+                record = json.loads(line, object_pairs_hook=_unique_keys)
+            except (ValueError, RecursionError) as exc:
+                why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc) or "nested too deeply"
+                raise AnnotationError(str(path), f"invalid JSON: {why}", number) from None
             if not isinstance(record, dict):
                 raise AnnotationError(str(path), "expected a JSON object per line", number)
             columns.update(dict.fromkeys(record))
@@ -102,6 +119,9 @@ def _records(path: Path) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     if not header:
         raise AnnotationError(str(path), "empty file (expected a header row naming the concepts)")
     header = [h.strip() for h in header]
+    twice = [h for n, h in enumerate(header) if h in header[:n]]
+    if twice:
+        raise AnnotationError(str(path), f"column {quote(twice[0])} appears twice in the header", 1)
     records = []
     for row in reader:
         if not any(cell.strip() for cell in row):

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..errors import DimacsError
+from ..limits import CLAUSES, CONCEPTS
 from ..outputs import write_output
 from .inputs import read_text
 
@@ -86,6 +87,8 @@ def loads(text: str, source: str = "<dimacs>") -> Dimacs:
             nv, nc = _ints(parts[2:], source, number)
             if nv < 0 or nc < 0:
                 raise DimacsError(source, "negative numbers in the header", number)
+            CONCEPTS.check(nv, f"{source}:{number}: variables (each a concept)")
+            CLAUSES.check(nc, f"{source}:{number}")
             header = (nv, nc)
             continue
         if header is None:
@@ -94,6 +97,7 @@ def loads(text: str, source: str = "<dimacs>") -> Dimacs:
             if lit == 0:
                 clauses.append(current)
                 current = []
+                CLAUSES.check(len(clauses), f"{source}:{number}")
             elif abs(lit) > header[0]:
                 raise DimacsError(source, f"literal {lit} exceeds the {header[0]} declared variables", number)
             else:

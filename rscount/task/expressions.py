@@ -15,6 +15,7 @@ from functools import reduce
 from typing import Any
 
 from ..errors import TaskError, quote
+from ..limits import DEPTH, POWER_BITS
 
 MAX_EXPRESSION_CHARS = 100_000
 
@@ -90,6 +91,19 @@ def _mod(a: int, b: int) -> int:
     return a % b
 
 
+def _pow(a: int, b: int) -> int:
+    """a ** b for a whole exponent, refused (OverflowError) before computing a result of more bits
+    than the POWER_BITS cap: `(c + 2) ** 99999999` would take minutes and gigabytes."""
+    if not isinstance(b, int) or b < 0:
+        raise ValueError(f"the exponent {quote(b)} is not a whole number >= 0")
+    if isinstance(a, int) and abs(a) > 1 and b * (abs(a).bit_length() - 1) > POWER_BITS.value:
+        raise OverflowError(
+            f"{quote(a)} ** {quote(b)} has over {POWER_BITS.value} bits "
+            f"(set {POWER_BITS.variable} to raise the cap)"
+        )
+    return a**b  # type: ignore[no-any-return]
+
+
 # Logic operators take and return 0/1; every operator here is total on its declared inputs.
 LOGIC_OPS: dict[str, Callable[..., int]] = {
     "And": lambda *a: int(all([_truth(x) for x in a])),
@@ -105,7 +119,7 @@ VALUE_OPS: dict[str, Callable[..., Any]] = {
     "Mul": lambda *a: reduce(operator.mul, a),
     "FloorDiv": _floordiv,
     "Mod": _mod,
-    "Pow": operator.pow,
+    "Pow": _pow,
     "Neg": operator.neg,
     "Abs": abs,
     "Min": min,
@@ -151,6 +165,7 @@ _BINOPS = {
 }
 _CMPOPS = {ast.Eq: "Eq", ast.NotEq: "Ne", ast.Lt: "Lt", ast.LtE: "Le", ast.Gt: "Gt", ast.GtE: "Ge"}
 _BOOLOPS = {ast.And: "And", ast.Or: "Or"}
+_CHAINS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Add, ast.Mult)  # associative: `a | b | c` is one Or
 _CONSTANT_NAMES = {"True": 1, "False": 0, "true": 1, "false": 0}
 
 
@@ -172,10 +187,12 @@ def parse(
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         raise TaskError(where, f"syntax error in {quote(text)} at column {exc.offset}") from None
+    except (MemoryError, RecursionError):  # CPython's parser gives up on deep nesting this way
+        raise TaskError(where, f"expression nested too deeply for Python's parser: {quote(text)}") from None
     try:
         return _Builder(text.strip(), concepts, values, where).build(tree.body)
     except RecursionError:
-        raise TaskError(where, "expression nested too deeply") from None
+        raise TaskError(where, f"expression nested deeper than {DEPTH.value} levels") from None
 
 
 class _Builder:
@@ -187,6 +204,7 @@ class _Builder:
         self.concepts = set(concepts)
         self.values = {str(v): v for v in values if isinstance(v, str)}
         self.where = where
+        self.depth = 0
 
     def refuse(self, node: ast.AST, why: str) -> TaskError:
         """The error for `node`, quoting its source."""
@@ -194,6 +212,15 @@ class _Builder:
         return TaskError(self.where, f"{why}: {quote(snippet)}")
 
     def build(self, node: ast.AST) -> Expr:
+        """The Expr of a node, at most DEPTH levels deep (evaluation and compilation recurse)."""
+        self.depth += 1
+        try:
+            DEPTH.check(self.depth, self.where)
+            return self.node(node)
+        finally:
+            self.depth -= 1
+
+    def node(self, node: ast.AST) -> Expr:
         """The Expr of a node (names, constants, operators, comparisons, if-else, calls)."""
         if isinstance(node, ast.Name):
             return self.name(node)
@@ -208,6 +235,8 @@ class _Builder:
             if isinstance(node.op, ast.Not | ast.Invert):
                 return call("Not", operand)
             return call("Neg", operand) if isinstance(node.op, ast.USub) else operand
+        if isinstance(node, ast.BinOp) and isinstance(node.op, _CHAINS):
+            return call(_BINOPS[type(node.op)], *map(self.build, self.chain(node)))
         if isinstance(node, ast.BinOp):
             if type(node.op) not in _BINOPS:
                 raise self.refuse(node, "operator not allowed (use // for integer division)")
@@ -221,6 +250,18 @@ class _Builder:
         if isinstance(node, ast.Call):
             return self.call(node)
         raise self.refuse(node, "not allowed in knowledge expressions")
+
+    @staticmethod
+    def chain(node: ast.BinOp) -> list[ast.expr]:
+        """The operands of a left-leaning chain of one associative operator, found iteratively:
+        Python parses `c0 | c1 | ... | c999` 1000 levels deep, rscount reads it as one Or."""
+        operands = [node.right]
+        left = node.left
+        while isinstance(left, ast.BinOp) and type(left.op) is type(node.op):
+            operands.append(left.right)
+            left = left.left
+        operands.append(left)
+        return operands[::-1]
 
     def name(self, node: ast.Name) -> Expr:
         """A concept, a domain value named bare, or True/False."""

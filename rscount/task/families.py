@@ -10,6 +10,7 @@ from typing import Any
 from pysat.solvers import Solver
 
 from ..errors import InvalidSetting, TaskError
+from ..limits import CONCEPTS
 from .dimacs import Dimacs
 from .expressions import Expr, call, var
 from .model import Concept, Task
@@ -22,6 +23,7 @@ def boolean_names(n: int) -> list[str]:
     """Concept names c1..cn of the built-in Boolean families."""
     if n < 1:
         raise InvalidSetting("bits", f"need at least 1 concept, got {n}")
+    CONCEPTS.check(n, "bits")
     return [f"c{i}" for i in range(1, n + 1)]
 
 

@@ -13,16 +13,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from ..errors import FormatError, TaskError, TaskFileError
+from ..errors import CapExceeded, FormatError, TaskError, TaskFileError, quote
+from ..limits import CONCEPTS
 from . import dimacs
 from .annotations import SHOWN, Annotations, read_annotations
 from .constraints import Constraints
 from .expectations import parse_expect
 from .expressions import Expr, parse
 from .families import cnf_expr, dimacs_task
-from .inputs import read_text
+from .inputs import load_yaml, read_text
 from .model import Concept, Mode, Objects, Task, make_concept
 from .rsbench import is_generator_config, task_from_config
 from .support import Support, support_from_spec
@@ -64,19 +63,12 @@ def read_task(path: str | os.PathLike[str]) -> Task:
     text = read_text(path)
     if is_dimacs(path, text):
         return dimacs_task(path.stem, dimacs.loads(text, str(path)))
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or "malformed YAML"
-        raise FormatError(
-            str(path), f"invalid YAML: {problem}", None if mark is None else mark.line + 1
-        ) from None
+    data = load_yaml(text, str(path))
     try:
         if is_generator_config(data):
             return task_from_config(data, path.stem)
         return task_from_dict(data, path.stem, path.parent)
-    except TaskError as exc:
+    except (TaskError, CapExceeded) as exc:
         raise located(exc, path) from None
 
 
@@ -111,6 +103,7 @@ def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task
         if not isinstance(data.get(key), dict) or not data[key]:
             raise TaskError(key, "expected a non-empty mapping")
     objects = _objects(data["objects"]) if "objects" in data else None
+    CONCEPTS.check(len(data["concepts"]) if objects is None else objects.count * len(objects.attributes), "")
     if objects is None:
         concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())
     else:
@@ -204,7 +197,8 @@ def _objects(spec: Any) -> Objects:
         raise TaskError("objects", f"expected keys count and attributes, got {keys}")
     count = spec["count"]
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise TaskError("objects.count", f"expected a positive integer, got {count!r}")
+        raise TaskError("objects.count", f"expected a positive integer, got {quote(count)}")
+    CONCEPTS.check(count, "objects.count")
     attributes = spec["attributes"]
     if not isinstance(attributes, dict) or not attributes:
         raise TaskError("objects.attributes", "expected a non-empty mapping attribute -> values")
@@ -212,6 +206,7 @@ def _objects(spec: Any) -> Objects:
     return Objects(count, tuple((a.name, a.values) for a in made))
 
 
-def located(error: TaskError, path: str | os.PathLike[str]) -> TaskFileError:
-    """A TaskError of the task read from `path`, located in that file."""
+def located(error: TaskError | CapExceeded, path: str | os.PathLike[str]) -> TaskFileError | CapExceeded:
+    """An error of the task read from `path` (a TaskError, or a cap a field exceeded), located in
+    that file."""
     return error if isinstance(error, TaskFileError) else error.in_file(str(path))

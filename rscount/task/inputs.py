@@ -5,15 +5,78 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
-from ..errors import FormatError
+import yaml
+
+from ..errors import FormatError, quote
+from ..limits import YAML_NODES
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """The text of an input file; unreadable or non-UTF-8 files as a FormatError naming the file."""
+    """The text of an input file, without a byte-order mark (spreadsheets write one, and it would
+    stick to the first column's name); unreadable or non-UTF-8 files as a FormatError."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise FormatError(str(path), f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise FormatError(str(path), "not a UTF-8 text file") from None
+
+
+def load_yaml(text: str, source: str) -> Any:
+    """The data of a YAML document, read with the safe loader; duplicate keys (the last would win
+    silently) and aliases expanding to more than the YAML_NODES cap (a 'billion laughs' file) are
+    refused before any value is built."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_nodes(node, source)
+        return loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or "malformed YAML"
+        line = None if mark is None else mark.line + 1
+        raise FormatError(source, f"invalid YAML: {problem}", line) from None
+    finally:
+        loader.dispose()
+
+
+def _check_nodes(root: yaml.Node, source: str) -> None:
+    """Refuse duplicate mapping keys and documents whose aliases expand past the YAML_NODES cap
+    (sizes are summed over the node graph once per node, so the check itself stays linear)."""
+    size: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        if id(node) in size:
+            continue
+        children = _children(node, source)
+        if done:
+            open_nodes.discard(id(node))
+            size[id(node)] = 1 + sum(size[id(c)] for c in children)
+            YAML_NODES.check(size[id(node)], source)
+            continue
+        if id(node) in open_nodes:
+            raise FormatError(source, "invalid YAML: an alias refers to itself", node.start_mark.line + 1)
+        open_nodes.add(id(node))
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in size)
+
+
+def _children(node: yaml.Node, source: str) -> list[yaml.Node]:
+    """The child nodes of a node; a mapping's keys must be distinct."""
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    seen: set[tuple[str, str]] = set()
+    for key, _ in node.value:
+        if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+            if (key.tag, key.value) in seen:
+                raise FormatError(source, f"duplicate key {quote(key.value)}", key.start_mark.line + 1)
+            seen.add((key.tag, key.value))
+    return [n for pair in node.value for n in pair]

@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from ..errors import TaskError, quote
+from ..limits import VALUES
 from .constraints import Constraints
 from .expressions import OPS, Expr, evaluate, free_names, normalise, parse
 from .support import Support
@@ -58,6 +59,11 @@ def make_concept(name: Any, values: Any, where: str = "concepts") -> Concept:
         raise TaskError(where, f"concept name {quote(name)} is not a usable identifier")
     if not isinstance(values, list | tuple) or not values:
         raise TaskError(f"{where}.{name}", "expected a non-empty list of values")
+    VALUES.check(len(values), f"{where}.{name}")
+    if any(isinstance(v, bool) for v in values) and set(values) != {0, 1}:
+        raise TaskError(
+            f"{where}.{name}", "true and false are values of Boolean domains only ([false, true] or [0, 1])"
+        )
     vals = tuple(normalise(v) for v in values)
     for v in vals:
         if not isinstance(v, int | str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..limits import number_text
 from .model import Task
 
 
@@ -15,7 +16,7 @@ def describe(task: Task) -> dict[str, Any]:
         concepts = f"{len(task.concepts)} ({n} object{'s' * (n != 1)} x {m} attribute{'s' * (m != 1)})"
     else:
         concepts = str(len(task.concepts))
-    support = f"{task.support.size}" + (" (all)" if task.support.exhaustive else "")
+    support = number_text(task.support.size) + (" (all)" if task.support.exhaustive else "")
     source = task.support.source
     if source:
         support += f" (from {source['examples']} examples)"

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
 from ..errors import TaskError, quote
+from ..limits import ROWS, number_text
 
 Row = tuple[Any, ...]  # one concept vector, in concept order
 
@@ -35,14 +37,15 @@ def all_rows(domains: Sequence[Sequence[Any]]) -> Iterator[Row]:
 
 def sample_size(amount: float, total: int, where: str, count: bool = False) -> int:
     """How many of `total` items a sample amount means: F <= 1 a fraction, F > 1 (or `count`) a count."""
-    if isinstance(amount, bool) or not isinstance(amount, int | float) or not amount > 0:
+    if isinstance(amount, bool) or not isinstance(amount, int | float) or not 0 < amount < math.inf:
         raise TaskError(where, f"sample amount must be a positive number, got {quote(amount)}")
     if amount <= 1 and not count:
         return max(1, round(amount * total)) if total else 0
     if amount != int(amount):
         raise TaskError(where, f"a sample count above 1 must be a whole number, got {amount}")
     if amount > total:
-        raise TaskError(where, f"asked for {int(amount)} items but only {total} exist")
+        raise TaskError(where, f"asked for {int(amount)} items but only {number_text(total)} exist")
+    ROWS.check(int(amount), where)
     return int(amount)
 
 
@@ -68,6 +71,8 @@ class Support:
         self.exhaustive = rows is None
         self._rows: tuple[Row, ...] | None = None
         if rows is not None:
+            if isinstance(rows, Sequence):
+                ROWS.check(len(rows), where)
             seen: dict[Row, None] = {}
             for n, row in enumerate(rows):
                 seen.setdefault(parse_row(row, self.names, self.domains, f"{where}[{n}]"), None)
@@ -87,8 +92,11 @@ class Support:
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:
-        """The support's rows, in order."""
-        return self._rows if self._rows is not None else tuple(all_rows(self.domains))
+        """The support's rows, in order (an exhaustive support's only within the ROWS cap)."""
+        if self._rows is not None:
+            return self._rows
+        ROWS.check(domain_size(self.domains), "support (exhaustive)")
+        return tuple(all_rows(self.domains))
 
     @property
     def size(self) -> int:
@@ -106,7 +114,14 @@ def sample_rows(
     """A uniform sample of distinct concept vectors (no enumeration of D, so D may be huge)."""
     total = domain_size(domains)
     n = sample_size(amount, total, where, count)
-    picks = sorted(random.Random(seed).sample(range(total), n))
+    rng = random.Random(seed)
+    if total <= sys.maxsize:
+        picks = sorted(rng.sample(range(total), n))
+    else:  # range() cannot hold so many: draw indices until n are distinct (n is far below total)
+        drawn: set[int] = set()
+        while len(drawn) < n:
+            drawn.add(rng.randrange(total))
+        picks = sorted(drawn)
     return [decode(i, domains) for i in picks]
 
 
@@ -135,7 +150,12 @@ def parse_row(row: Any, names: Sequence[str], domains: Sequence[Sequence[Any]], 
         raise TaskError(where, "a row is a list of values or a mapping concept -> value")
     out = []
     for name, dom, value in zip(names, domains, values):
-        value = int(value) if isinstance(value, bool) else value
+        if isinstance(value, bool):
+            if tuple(dom) != (0, 1):
+                raise TaskError(
+                    where, f"{name} is {str(value).lower()}, but its domain {list(dom)} is not Boolean"
+                )
+            value = int(value)
         if value not in dom:
             raise TaskError(where, f"value {quote(value)} of {name} is outside its domain {list(dom)}")
         out.append(dom[dom.index(value)])

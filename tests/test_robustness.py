@@ -1,0 +1,323 @@
+"""Hostile and malformed input: one line and exit 2 for what is wrong, exit 3 for what is too big or
+too slow, never a traceback, and nothing overwritten (issue 16's reproductions, one test each)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from rscount.counting.isolation import run_stoppable
+from rscount.counting.settings import CountSettings
+from rscount.errors import CapExceeded, InvalidSetting, MemoryLimitExceeded, TaskError
+from rscount.limits import number_text
+from rscount.task.expressions import evaluate, parse
+
+GOOD = "concepts:\n  a: [0, 1]\n  b: [0, 1]\nlabels:\n  y: a ^ b\nsupport: exhaustive\n"
+
+
+def write(directory: Path, name: str, text: str | bytes) -> Path:
+    path = directory / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+def one_line_error(run, code: int) -> str:
+    assert run.code == code, (run.code, run.out, run.err)
+    assert "Traceback" not in run.err + run.out
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("rscount: error: "), run.err
+    assert len(lines[0]) < 400
+    return lines[0]
+
+
+def boolean_task(n: int, label: str, support: str) -> str:
+    names = "\n".join(f"  c{i}: [0, 1]" for i in range(n))
+    return f"concepts:\n{names}\nlabels:\n  y: {label}\nsupport: {support}\n"
+
+
+# Tracebacks before: each of these is now one line naming where.
+
+
+def test_a_task_file_that_is_not_utf8_is_one_line_exit_2(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD.encode() + b"# \xff\xfe\n")
+    assert "not a UTF-8 text file" in one_line_error(cli("count", path, "-q"), 2)
+
+
+def test_a_csv_cell_that_is_not_utf8_is_one_line_exit_2(cli, tmp_path):
+    write(tmp_path, "rows.csv", b"a,b\n0,\xff\n")
+    path = write(tmp_path, "t.yaml", GOOD.replace("exhaustive", "{file: rows.csv}"))
+    assert "rows.csv: not a UTF-8 text file" in one_line_error(cli("count", path, "-q"), 2)
+
+
+def test_an_infinite_sample_is_refused(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD.replace("exhaustive", "{sample: .inf}"))
+    assert "support: sample amount must be a positive number, got inf" in one_line_error(
+        cli("count", path, "-q"), 2
+    )
+
+
+def test_examples_are_drawn_from_a_space_of_more_than_2_to_the_63_vectors(tmp_path):
+    from rscount.knowledge.loading import load_task
+
+    task = load_task(write(tmp_path, "t.yaml", boolean_task(70, "c0 & c1", "{examples: 5, seed: 3}")))
+    assert len(task.support.rows) == 5 and len(set(task.support.rows)) == 5
+    assert load_task(tmp_path / "t.yaml").support.rows == task.support.rows  # the seed fixes the draw
+
+
+def test_ten_thousand_negations_are_one_line_exit_2(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD.replace("a ^ b", "~" * 10_000 + "a"))
+    assert "labels.y: expression nested too deeply" in one_line_error(cli("count", path, "-q"), 2)
+
+
+def test_a_huge_dimacs_header_is_refused_before_allocating(cli, tmp_path):
+    for header in ("p cnf 100000 1", "p cnf 99999999999 1"):
+        path = write(tmp_path, "k.cnf", f"{header}\n1 2 0\n")
+        start = time.monotonic()
+        line = one_line_error(cli("cnf", path, "-q"), 3)
+        assert time.monotonic() - start < 10
+        assert "over the cap of 10000" in line and "RSCOUNT_MAX_CONCEPTS" in line
+
+
+def test_a_cap_can_be_raised_by_its_environment_variable(monkeypatch):
+    from rscount.limits import CONCEPTS
+
+    CONCEPTS.check(10_000, "here")
+    with pytest.raises(CapExceeded, match="10001 concepts, over the cap of 10000"):
+        CONCEPTS.check(10_001, "here")
+    monkeypatch.setenv("RSCOUNT_MAX_CONCEPTS", "20000")
+    CONCEPTS.check(10_001, "here")
+
+
+def test_numbers_too_long_to_print_are_named_by_their_digits():
+    assert number_text(2**100) == str(2**100)
+    assert number_text(3**10_000) == "a 4772-digit number"
+    assert number_text(10**40, 40) == "a 41-digit number"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("report", "{dir}", "--junit", "/nonexistent/x.xml"),
+        ("list", "{dir}", "--markdown", "/nonexistent/x.md"),
+    ],
+)
+def test_an_output_in_a_missing_directory_is_one_line_exit_2(cli, tmp_path, args):
+    write(tmp_path, "t.yaml", GOOD)
+    line = one_line_error(cli(*(a.format(dir=tmp_path) for a in args)), 2)
+    assert "no directory '/nonexistent' to write into" in line
+
+
+def test_a_nan_timeout_is_refused_and_an_infinite_one_is_no_limit(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD)
+    assert "--timeout: must be a positive number of seconds, not nan" in one_line_error(
+        cli("count", path, "--timeout", "nan"), 2
+    )
+    assert cli("count", path, "--timeout", "inf", "--json").json()["count"] == 4  # 2! * 2 (XOR-2)
+    assert CountSettings(timeout=float("inf"), memory=float("inf")).limited is False
+    with pytest.raises(InvalidSetting, match="memory: must be a positive number of GB"):
+        CountSettings(memory=0)
+
+
+# One bad file does not end a report: it is that task's error row in every format.
+
+
+def test_report_marks_exactly_the_hostile_files_and_writes_every_format(cli, tmp_path):
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    write(tasks, "good.yaml", GOOD + "expect:\n  count: 4\n")
+    hostile = {
+        "bytes.yaml": GOOD.encode() + b"\xff",
+        "inf.yaml": GOOD.replace("exhaustive", "{sample: .inf}"),
+        "tilde.yaml": GOOD.replace("a ^ b", "~" * 10_000 + "a"),
+        "power.yaml": GOOD.replace("a ^ b", "(a + 2) ** 99999999 == 3"),
+        "dup.yaml": GOOD.replace("  b: [0, 1]\n", "  b: [0, 1]\n  a: [0, 1, 2]\n"),
+    }
+    for name, text in hostile.items():
+        write(tasks, name, text)
+    out = {kind: tmp_path / f"report.{kind}" for kind in ("md", "json", "xml")}
+    run = cli(
+        "report",
+        tasks,
+        "--timeout",
+        "20",
+        "-q",
+        "--markdown",
+        out["md"],
+        "--json",
+        out["json"],
+        "--junit",
+        out["xml"],
+    )
+    assert run.code == 2 and "Traceback" not in run.err + run.out
+    assert all(path.exists() for path in out.values())
+    entries = {e["file"]: e for e in json.loads(out["json"].read_text())["tasks"]}
+    assert entries["good.yaml"]["status"] == "pass"
+    assert {name for name, e in entries.items() if e["status"] == "error"} == set(hostile)
+    assert out["xml"].read_text().count("<failure") + out["xml"].read_text().count("<error") == len(hostile)
+
+
+# The time limit covers reading and compiling, and a memory limit holds.
+
+
+def test_check_stops_at_the_time_limit_while_reading_a_task(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", boolean_task(30, "c0 & c1", "{examples: 1000000, seed: 1}"))
+    start = time.monotonic()
+    run = cli("check", path, "--timeout", "1", "-q")
+    assert run.code == 3 and "reading t.yaml: stopped after the time limit of 1 s" in run.out
+    assert time.monotonic() - start < 15  # the limit holds: reading alone takes about 40 s
+
+
+def test_a_power_with_a_huge_result_is_refused_before_computing_it(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD.replace("a ^ b", "(a + 2) ** 99999999 == 3"))
+    for command in ("count", "check"):
+        start = time.monotonic()
+        run = cli(command, path, "-q", "--timeout", "30")
+        assert run.code == 2 and "has over 4096 bits" in run.err + run.out
+        assert time.monotonic() - start < 10
+
+
+def test_a_domain_over_the_cap_is_refused(cli, tmp_path):
+    text = f"concepts:\n  a: {list(range(2000))}\n  b: [0, 1]\nlabels:\n  y: a == b\nsupport: exhaustive\n"
+    line = one_line_error(cli("count", write(tmp_path, "t.yaml", text), "-q"), 3)
+    assert "concepts.a: 2000 values in one concept's domain, over the cap of 1000" in line
+
+
+def test_the_memory_limit_stops_the_work_and_says_so(cli, tmp_path):
+    def hog() -> None:
+        grown = []
+        while True:
+            grown.append(bytearray(10**7))
+
+    with pytest.raises(MemoryLimitExceeded, match="hog: stopped at the memory limit of 0.3 GB"):
+        run_stoppable(hog, memory=0.3, timeout=60, what="hog")
+    run = cli("xor", "--bits", "12", "--method", "decompose", "--memory", "0.001", "-q")
+    assert "stopped at the memory limit of 0.001 GB" in one_line_error(run, 3)
+
+
+def test_a_memory_error_in_the_work_is_the_memory_limit():
+    def huge() -> bytearray:
+        return bytearray(10**14)
+
+    with pytest.raises(MemoryLimitExceeded):
+        run_stoppable(huge, memory=1, what="huge")
+
+
+# Bounded echo.
+
+
+def test_an_alias_bomb_is_refused_with_a_short_message(cli, tmp_path):
+    bomb = "".join(
+        f"  {name}: &{name} [{', '.join([f'*{prev}' if prev else 'x'] * 9)}]\n"
+        for prev, name in zip(["", *"abcdefgh"], "abcdefghi")
+    )
+    line = one_line_error(cli("count", write(tmp_path, "t.yaml", GOOD + "expect:\n" + bomb), "-q"), 3)
+    assert "YAML nodes once aliases are expanded" in line
+
+
+def test_a_long_syntax_error_is_quoted_short(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD.replace("a ^ b", "a & b " * 10_000 + ")"))
+    line = one_line_error(cli("count", path, "-q"), 2)
+    assert "syntax error in 'a & b a & b" in line and len(line) < 250
+
+
+# No output overwrites another.
+
+
+def test_two_outputs_on_one_path_are_refused_before_any_work(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD)
+    same = tmp_path / "o.out"
+    line = one_line_error(cli("report", path, "--markdown", same, "--json", same), 2)
+    assert "also the markdown output" in line and not same.exists()
+    plot = tmp_path / "s.png"
+    line = one_line_error(cli("sweep", path, "--csv", plot, "--plot", plot, "--fractions", "1"), 2)
+    assert "also the csv output" in line and not plot.exists()
+
+
+def test_emit_onto_a_directory_says_so(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD)
+    assert "is a directory" in one_line_error(cli("count", path, "--emit", tmp_path), 2)
+
+
+# Accepted before, refused now.
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        (GOOD.replace("  b: [0, 1]\n", "  b: [0, 1]\n  a: [0, 1, 2]\n"), "t.yaml:4: duplicate key 'a'"),
+        (GOOD.replace("  y: a ^ b\n", "  y: a ^ b\n  y: a & b\n"), "t.yaml:6: duplicate key 'y'"),
+        (GOOD + "expect:\n  count: 4\nexpect:\n  count: 5\n", "t.yaml:9: duplicate key 'expect'"),
+    ],
+)
+def test_duplicate_yaml_keys_are_refused_with_their_line(cli, tmp_path, text, where):
+    assert where in one_line_error(cli("count", write(tmp_path, "t.yaml", text), "-q"), 2)
+
+
+def test_duplicate_csv_columns_are_refused(cli, tmp_path):
+    write(tmp_path, "rows.csv", "a,a,b\n0,1,1\n")
+    path = write(tmp_path, "t.yaml", GOOD.replace("exhaustive", "{file: rows.csv}"))
+    assert "rows.csv:1: column 'a' appears twice" in one_line_error(cli("count", path, "-q"), 2)
+
+
+def test_duplicate_json_keys_are_refused(cli, tmp_path):
+    write(tmp_path, "rows.jsonl", '{"a": 0, "a": 1, "b": 1}\n')
+    path = write(tmp_path, "t.yaml", GOOD.replace("exhaustive", "{file: rows.jsonl}"))
+    assert "rows.jsonl:1: invalid JSON: key 'a' appears twice" in one_line_error(cli("count", path, "-q"), 2)
+
+
+def test_a_csv_with_a_byte_order_mark_reads_its_first_column(cli, tmp_path):
+    write(tmp_path, "rows.csv", "\ufeffa,b\n0,1\n".encode())
+    path = write(tmp_path, "t.yaml", GOOD.replace("exhaustive", "{file: rows.csv}"))
+    assert (
+        cli("count", path, "--json").json()["count"] == 16
+    )  # one example: k! * b^(k(b-1)) * |E| = 2 * 4 * 2
+
+
+@pytest.mark.parametrize(
+    "domain, row, message",
+    [
+        ("[0, 1, 2]", "[true]", "support[0]: c is true, but its domain [0, 1, 2] is not Boolean"),
+        ("[0, true, 2]", "[2]", "concepts.c: true and false are values of Boolean domains only"),
+    ],
+)
+def test_booleans_are_values_of_boolean_domains_only(cli, tmp_path, domain, row, message):
+    text = f"concepts:\n  c: {domain}\nlabels:\n  y: c == 2\nsupport: [{row}]\n"
+    assert message in one_line_error(cli("count", write(tmp_path, "t.yaml", text), "-q"), 2)
+
+
+def test_booleans_stay_values_of_boolean_domains(cli, tmp_path):
+    text = (
+        "concepts:\n  c: [false, true]\n  d: [0, 1]\nlabels:\n  y: c & d\nsupport: [[true, false], [0, 1]]\n"
+    )
+    as_ints = text.replace("[false, true]", "[0, 1]").replace("[[true, false]", "[[1, 0]")
+    counts = [
+        cli("count", write(tmp_path, name, t), "--json").json()["count"]
+        for name, t in (("b.yaml", text), ("i.yaml", as_ints))
+    ]
+    assert counts[0] == counts[1]
+
+
+# Refused before, accepted now.
+
+
+@pytest.mark.parametrize("op, fn", [("|", any), ("&", all), ("^", lambda xs: sum(xs) % 2), ("+", sum)])
+def test_a_flat_chain_of_a_thousand_operands_parses_as_one_operator(op, fn):
+    names = [f"c{i}" for i in range(1000)]
+    expr = parse(f" {op} ".join(names), names)
+    assert len(expr.args) == 1000
+    for ones in ({0, 999}, set(range(1000)), set()):
+        values = {n: int(i in ones) for i, n in enumerate(names)}
+        assert evaluate(expr, values) == int(fn([values[n] for n in names]))
+
+
+def test_nesting_past_the_cap_is_refused_by_name():
+    with pytest.raises(CapExceeded, match="201 levels of nesting in an expression, over the cap of 200"):
+        parse("-" * 250 + "a", ["a"])
+    with pytest.raises(TaskError, match="nested too deeply"):
+        parse("~" * 10_000 + "a", ["a"])
