@@ -4,6 +4,7 @@ too slow, never a traceback, and nothing overwritten (issue 16's reproductions, 
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -321,3 +322,33 @@ def test_nesting_past_the_cap_is_refused_by_name():
         parse("-" * 250 + "a", ["a"])
     with pytest.raises(TaskError, match="nested too deeply"):
         parse("~" * 10_000 + "a", ["a"])
+
+
+def _die_on_two(n: int) -> int:
+    if n == 2:
+        os._exit(1)  # a crash in C code looks like this to the pool
+    return n * 10
+
+
+def test_a_worker_that_dies_costs_only_its_own_item():
+    from rscount.counting.parallel import run_jobs
+
+    assert run_jobs(_die_on_two, [1, 2, 3, 4], jobs=2, crashed=lambda n: -n) == [10, -2, 30, 40]
+
+
+def test_report_survives_a_task_whose_process_dies(monkeypatch, tmp_path):
+    from rscount.report import batch
+
+    for name in ("a.yaml", "b.yaml"):
+        write(tmp_path, name, GOOD)
+    real = batch.count_file
+
+    def crash_on_b(path, *args):
+        if path.name == "b.yaml":
+            os._exit(1)
+        return real(path, *args)
+
+    monkeypatch.setattr(batch, "count_file", crash_on_b)
+    entries = batch.count_files(sorted(tmp_path.glob("*.yaml")), CountSettings(timeout=30), jobs=2)
+    assert [e.status for e in entries] == ["pass", "error"]
+    assert entries[1].error == "internal error: the process counting it died"

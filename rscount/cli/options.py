@@ -13,6 +13,7 @@ from ..counting.backends import BACKENDS
 from ..counting.isolation import run_stoppable
 from ..counting.parallel import default_jobs
 from ..counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
+from ..errors import quote
 from ..knowledge.loading import checked, load_task
 from ..progress import Progress
 from ..task import dimacs
@@ -28,9 +29,9 @@ def _amount(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number, got {quote(text)}") from None
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {quote(text)}")
     return value
 
 
@@ -39,9 +40,9 @@ def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {quote(text)}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {quote(text)}")
     return value
 
 

@@ -22,7 +22,7 @@ from ..counting.jobs import count, load_within
 from ..counting.result import CountResult
 from ..counting.settings import CountSettings
 from ..encoding.modes import encode
-from ..errors import LimitReached, RscountError
+from ..errors import LimitReached, RscountError, quote
 from ..knowledge.labels import ignored_concepts, label_values
 from ..limits import number_text
 from ..progress import Progress
@@ -205,21 +205,21 @@ def _constant_findings(task: Task) -> list[Finding]:
     rows = task.support.rows if not task.support.exhaustive else None
     for n, c in enumerate(task.concepts):
         if len(c.values) == 1:
-            findings.append(Finding(WARNING, f"concept {c.name} has a single value {c.values[0]!r}"))
+            findings.append(Finding(WARNING, f"concept {c.name} has a single value {quote(c.values[0])}"))
         elif rows is not None and len({r[n] for r in rows}) == 1:
             findings.append(
                 Finding(
                     WARNING,
-                    f"concept {c.name} is {rows[0][n]!r} on every training row: "
+                    f"concept {c.name} is {quote(rows[0][n])} on every training row: "
                     "its other values are never seen",
                 )
             )
     for n, (label, values) in enumerate(label_values(task).items()):
         if len(values) == 1:
-            findings.append(Finding(WARNING, f"label {label} is {values[0]!r} on every concept vector"))
+            findings.append(Finding(WARNING, f"label {label} is {quote(values[0])} on every concept vector"))
         elif rows is not None and len({task.label_of(r)[n] for r in rows}) == 1:
             value = task.label_of(rows[0])[n]
-            findings.append(Finding(WARNING, f"label {label} is {value!r} on every training row"))
+            findings.append(Finding(WARNING, f"label {label} is {quote(value)} on every training row"))
     return findings
 
 

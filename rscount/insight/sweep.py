@@ -21,7 +21,7 @@ from typing import Any
 from ..counting.jobs import CountJob, run_count
 from ..counting.parallel import run_jobs
 from ..counting.settings import DEFAULT_SETTINGS, CountSettings
-from ..errors import InvalidSetting, LimitReached, NotApplicable
+from ..errors import InvalidSetting, LimitReached, NotApplicable, quote
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import decode, sample_size
@@ -55,18 +55,18 @@ def parse_levels(text: str, setting: str, zero: bool = False) -> list[float]:
             low, high, step = parts
             n = math.floor((high - low) / step + 1e-9)
             if n > MAX_LEVELS:
-                raise InvalidSetting(setting, f"{text!r} makes more than {MAX_LEVELS} levels")
+                raise InvalidSetting(setting, f"{quote(text)} makes more than {MAX_LEVELS} levels")
             levels = [round(low + m * step, 10) for m in range(n + 1)]
         else:
             levels = [float(x) for x in text.split(",")]
     except ValueError:
         raise InvalidSetting(
-            setting, f"expected A:B:STEP or a comma-separated list of numbers, got {text!r}"
+            setting, f"expected A:B:STEP or a comma-separated list of numbers, got {quote(text)}"
         ) from None
     bad = [x for x in levels if not 0 <= x <= 1 or (x == 0 and not zero)]
     if not levels or bad:
         where = "[0, 1]" if zero else "(0, 1]"
-        raise InvalidSetting(setting, f"every level must lie in {where}, got {text!r}")
+        raise InvalidSetting(setting, f"every level must lie in {where}, got {quote(text)}")
     return sorted(set(levels))
 
 

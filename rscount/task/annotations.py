@@ -53,7 +53,8 @@ class Annotations:
             for label, cells in self.labels.items():
                 want = expected[positions[label]]
                 if not _same(cells[n], want):
-                    found.append(f"line {line}: {label} = {cells[n]} but the knowledge gives {want!r}")
+                    given = quote(cells[n])[1:-1]
+                    found.append(f"line {line}: {label} = {given} but the knowledge gives {quote(want)}")
         return found
 
 
@@ -71,7 +72,7 @@ def _value(cell: Any, concept: Concept, path: Path, line: int) -> Any:
             domain = list(concept.values)
             raise AnnotationError(
                 str(path),
-                f"{concept.name} is {str(cell).lower()}, but its domain {domain} is not Boolean",
+                f"{concept.name} is {str(cell).lower()}, but its domain {quote(domain)} is not Boolean",
                 line,
             )
         cell = int(cell)
@@ -83,7 +84,7 @@ def _value(cell: Any, concept: Concept, path: Path, line: int) -> Any:
             return value
     domain = list(concept.values)
     raise AnnotationError(
-        str(path), f"value {quote(cell)} of {concept.name} is outside its domain {domain}", line
+        str(path), f"value {quote(cell)} of {concept.name} is outside its domain {quote(domain)}", line
     )
 
 
@@ -139,7 +140,8 @@ def read_annotations(path: Path, concepts: Sequence[Concept], label_names: Seque
     missing = [c.name for c in concepts if c.name not in columns]
     if missing:
         raise AnnotationError(
-            str(path), f"no column for concept {missing[0]!r} (columns: {', '.join(columns)})"
+            str(path),
+            f"no column for concept {quote(missing[0])} (columns: {quote(', '.join(columns))[1:-1]})",
         )
     if not records:
         raise AnnotationError(str(path), "no examples (the support would be empty)")
@@ -149,7 +151,7 @@ def read_annotations(path: Path, concepts: Sequence[Concept], label_names: Seque
     for number, record in records:
         absent = [c.name for c in concepts if record.get(c.name) in (None, "")]
         if absent:
-            raise AnnotationError(str(path), f"no value for concept {absent[0]!r}", number)
+            raise AnnotationError(str(path), f"no value for concept {quote(absent[0])}", number)
         rows.append(tuple(_value(record[c.name], c, path, number) for c in concepts))
         lines.append(number)
         for name in label_columns:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..errors import DimacsError
+from ..errors import DimacsError, quote
 from ..limits import CLAUSES, CONCEPTS
 from ..outputs import write_output
 from .inputs import read_text
@@ -47,7 +47,7 @@ def _ints(tokens: list[str], source: str, line: int) -> list[int]:
         return [int(t) for t in tokens]
     except ValueError:
         bad = next(t for t in tokens if not t.lstrip("-").isdigit())
-        raise DimacsError(source, f"{bad!r} is not an integer", line) from None
+        raise DimacsError(source, f"{quote(bad)} is not an integer", line) from None
 
 
 def loads(text: str, source: str = "<dimacs>") -> Dimacs:

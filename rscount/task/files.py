@@ -96,7 +96,7 @@ def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task
         raise TaskError("", "a task file is a YAML mapping with concepts, labels and support")
     unknown = sorted(set(data) - TOP_LEVEL_KEYS)
     if unknown:
-        raise TaskError("", f"unknown field {unknown[0]!r} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
+        raise TaskError("", f"unknown field {quote(unknown[0])} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
     if ("concepts" in data) == ("objects" in data):
         raise TaskError("", "give the concepts either as 'concepts' or as 'objects', exactly one of them")
     for key in ("concepts" if "concepts" in data else "objects", "labels"):
@@ -186,7 +186,9 @@ def _constraints(data: Mapping[str, Any], concepts: Sequence[Concept]) -> Constr
         if name not in domains:
             raise TaskError(f"completion.{name}", "not a label")
         if value not in domains[name]:
-            raise TaskError(f"completion.{name}", f"{value!r} is not one of {list(domains[name])}")
+            raise TaskError(
+                f"completion.{name}", f"{quote(value)} is not one of {quote(list(domains[name]))}"
+            )
     return Constraints(parsed, domains, completion)
 
 

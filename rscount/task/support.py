@@ -153,11 +153,11 @@ def parse_row(row: Any, names: Sequence[str], domains: Sequence[Sequence[Any]], 
         if isinstance(value, bool):
             if tuple(dom) != (0, 1):
                 raise TaskError(
-                    where, f"{name} is {str(value).lower()}, but its domain {list(dom)} is not Boolean"
+                    where, f"{name} is {str(value).lower()}, but its domain {quote(list(dom))} is not Boolean"
                 )
             value = int(value)
         if value not in dom:
-            raise TaskError(where, f"value {quote(value)} of {name} is outside its domain {list(dom)}")
+            raise TaskError(where, f"value {quote(value)} of {name} is outside its domain {quote(list(dom))}")
         out.append(dom[dom.index(value)])
     return tuple(out)
 
