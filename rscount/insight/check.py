@@ -138,13 +138,15 @@ def check(task: Task, settings: CountSettings | None = None, progress: Progress 
     """Validate `task`, count it (within settings.timeout) and find its unidentified concepts."""
     settings = settings or CountSettings(timeout=CHECK_TIMEOUT)
     mode = settings.mode_for(task)
-    found = CheckReport(task.name, task, mode, validate(task))
+    found = CheckReport(task.name, task, mode)
+    start = time.monotonic()
     remaining = settings.left()
-    deadline = None if remaining is None else time.monotonic() + remaining
-    if progress:
-        progress.update(f"counting {task.name}", force=True)
-    try:
-        result = count(task, settings.replace(mode=mode))
+    deadline = None if remaining is None else start + remaining
+    try:  # validation compiles the knowledge, which a hostile task can make slow: within the limits
+        found.findings = run_stoppable(validate, task, **settings.limits(), what=f"checking {task.name}")
+        if progress:
+            progress.update(f"counting {task.name}", force=True)
+        result = count(task, settings.after(time.monotonic() - start).replace(mode=mode))
     except LimitReached as exc:
         found.findings.append(Finding(WARNING, str(exc)))
         found.limit_reached = True

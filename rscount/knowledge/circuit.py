@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations, product
 from typing import Any, Protocol, TypeVar
 
-from ..errors import TaskError
+from ..errors import TaskError, quote
 from ..task.expressions import LOGIC_OPS, OPS, Expr, normalise
 
 TRUE = 1 << 62
@@ -163,7 +163,9 @@ def truth(alg: GateAlgebra, dom: Dom, op: str, arg: Expr, where: str) -> Any:
     """The truth gate of a Boolean Dom; non-Boolean values are a user error."""
     bad = [v for v in dom if v not in (0, 1)]
     if bad:
-        raise TaskError(where, f"{op} needs Boolean arguments, but {arg} can be {bad[0]!r}")
+        raise TaskError(
+            where, f"{op} needs Boolean arguments, but {quote(str(arg))[1:-1]} can be {quote(bad[0])}"
+        )
     return dom.get(1, alg.false)
 
 
@@ -175,8 +177,8 @@ def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str) -> Dom:
         try:
             value = normalise(fn(*(v for v, _ in combo)))
         except (TypeError, ZeroDivisionError, ValueError, OverflowError) as exc:
-            values = ", ".join(repr(v) for v, _ in combo)
-            raise TaskError(where, f"{op}({values}) is undefined: {exc}") from None
+            values = quote(", ".join(repr(v) for v, _ in combo))[1:-1]
+            raise TaskError(where, f"{op}({values}) is undefined: {quote(str(exc))[1:-1]}") from None
         terms[value].append(alg.and_(g for _, g in combo))
     if len(terms) == 2:  # exactly one combination holds, so the second value is the negation
         (v0, t0), (v1, _) = terms.items()

@@ -24,7 +24,7 @@ def check_deterministic(task: Task) -> None:
     rules, concepts = task.constraints, task.concepts
     support = None if task.support.exhaustive else task.support.rows
     order = rules.order
-    copies = Copies(concepts, {str(y): e for y, e in rules.holds.items()})
+    copies = Copies(concepts, {str(y): e for y, e in rules.holds.items()}, "knowledge")
     x = copies.copy()
     gate = {y: dom.get(1, FALSE) for y, dom in zip(order, copies.labels(x))}
     b = copies.builder

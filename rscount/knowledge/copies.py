@@ -36,9 +36,12 @@ class Copies:
     """Several independent copies of the concepts in one CNF, to ask a SAT solver whether concept
     vectors in some relation can get different labels (or whatever `goal` says)."""
 
-    def __init__(self, concepts: Sequence[Concept], labels: Mapping[str, Expr]) -> None:
+    def __init__(
+        self, concepts: Sequence[Concept], labels: Mapping[str, Expr], field: str | None = None
+    ) -> None:
         self.concepts = concepts
         self.label_exprs = labels
+        self.field = field  # where errors in the expressions are (default: labels.<name>)
         self.builder = CNFBuilder()
 
     def copy(self) -> dict[str, Dom]:
@@ -51,7 +54,10 @@ class Copies:
 
     def labels(self, inputs: dict[str, Dom]) -> list[Dom]:
         """The Dom of every label on a copy."""
-        return [compile_expr(self.builder, e, inputs, f"labels.{n}") for n, e in self.label_exprs.items()]
+        return [
+            compile_expr(self.builder, e, inputs, self.field or f"labels.{n}")
+            for n, e in self.label_exprs.items()
+        ]
 
     def equal(self, a: Dom, b: Dom) -> int:
         """Gate: two Doms (of one value each) take the same value."""

@@ -43,11 +43,13 @@ def dump(cnf: Dimacs, path: str | os.PathLike[str], ind: bool = False, overwrite
 
 
 def _ints(tokens: list[str], source: str, line: int) -> list[int]:
-    try:
-        return [int(t) for t in tokens]
-    except ValueError:
-        bad = next(t for t in tokens if not t.lstrip("-").isdigit())
-        raise DimacsError(source, f"{quote(bad)} is not an integer", line) from None
+    values = []
+    for token in tokens:
+        try:
+            values.append(int(token))
+        except ValueError:
+            raise DimacsError(source, f"{quote(token)} is not an integer", line) from None
+    return values
 
 
 def loads(text: str, source: str = "<dimacs>") -> Dimacs:
@@ -87,6 +89,8 @@ def loads(text: str, source: str = "<dimacs>") -> Dimacs:
             nv, nc = _ints(parts[2:], source, number)
             if nv < 0 or nc < 0:
                 raise DimacsError(source, "negative numbers in the header", number)
+            if nv == 0:
+                raise DimacsError(source, "no variables declared (each variable is a concept)", number)
             CONCEPTS.check(nv, f"{source}:{number}: variables (each a concept)")
             CLAUSES.check(nc, f"{source}:{number}")
             header = (nv, nc)

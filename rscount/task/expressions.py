@@ -122,8 +122,8 @@ VALUE_OPS: dict[str, Callable[..., Any]] = {
     "Pow": _pow,
     "Neg": operator.neg,
     "Abs": abs,
-    "Min": min,
-    "Max": max,
+    "Min": lambda *a: min(a),
+    "Max": lambda *a: max(a),
     "Eq": lambda a, b: int(a == b),
     "Ne": lambda a, b: int(a != b),
     "Lt": lambda a, b: int(a < b),
@@ -242,6 +242,8 @@ class _Builder:
                 raise self.refuse(node, "operator not allowed (use // for integer division)")
             return call(_BINOPS[type(node.op)], self.build(node.left), self.build(node.right))
         if isinstance(node, ast.Compare):
+            if any(type(op) not in _CMPOPS for op in node.ops):
+                raise self.refuse(node, "comparison not allowed (use ==, !=, <, <=, >, >=)")
             operands = [self.build(node.left), *map(self.build, node.comparators)]
             pairs = [call(_CMPOPS[type(op)], operands[i], operands[i + 1]) for i, op in enumerate(node.ops)]
             return pairs[0] if len(pairs) == 1 else call("And", *pairs)

@@ -103,6 +103,8 @@ def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task
         if not isinstance(data.get(key), dict) or not data[key]:
             raise TaskError(key, "expected a non-empty mapping")
     objects = _objects(data["objects"]) if "objects" in data else None
+    if objects is None and str(data.get("mode")) == "objects":
+        raise TaskError("mode", "the objects mode needs an objects: section (objects with attributes)")
     CONCEPTS.check(len(data["concepts"]) if objects is None else objects.count * len(objects.attributes), "")
     if objects is None:
         concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())

@@ -28,7 +28,10 @@ def load_yaml(text: str, source: str) -> Any:
     """The data of a YAML document, read with the safe loader; duplicate keys (the last would win
     silently) and aliases expanding to more than the YAML_NODES cap (a 'billion laughs' file) are
     refused before any value is built."""
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.YAMLError as exc:  # the reader refuses characters such as NUL
+        raise FormatError(source, f"invalid YAML: {quote(str(exc).splitlines()[0])[1:-1]}") from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -39,7 +42,9 @@ def load_yaml(text: str, source: str) -> Any:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or "malformed YAML"
         line = None if mark is None else mark.line + 1
-        raise FormatError(source, f"invalid YAML: {problem}", line) from None
+        raise FormatError(source, f"invalid YAML: {quote(str(problem))[1:-1]}", line) from None
+    except ValueError:  # Python refuses to read integers of more than 4300 digits
+        raise FormatError(source, "invalid YAML: a number too long to read (over 4300 digits)") from None
     finally:
         loader.dispose()
 

@@ -146,7 +146,14 @@ class Task:
     def label_of(self, row: Sequence[Any]) -> tuple[Any, ...]:
         """The label values the knowledge gives to one concept vector."""
         assignment: Mapping[str, Any] = dict(zip(self.names, row))
-        return tuple(normalise(evaluate(e, assignment)) for e in self.labels.values())
+        values = []
+        for name, expr in self.labels.items():
+            try:
+                values.append(normalise(evaluate(expr, assignment)))
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
+                shown = quote(str(exc))[1:-1]
+                raise TaskError(f"labels.{name}", f"undefined on {quote(list(row))}: {shown}") from None
+        return tuple(values)
 
     def with_support(
         self, rows: Iterable[Sequence[Any]] | None, supervised: Iterable[Sequence[Any]] | None = None

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import TaskError, quote
+from ..limits import CONCEPTS
 from .expressions import parse, substitute, var
 from .families import family
 from .model import Concept, Objects, Task, make_concept
@@ -67,11 +68,14 @@ def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:
     return value
 
 
-def _symbols(data: dict[str, Any], count: int) -> list[str]:
-    symbols = data.get("symbols")
+def _symbols(data: dict[str, Any], count: int, key: str = "symbols") -> list[str]:
+    symbols = data.get(key)
     if not isinstance(symbols, list) or len(symbols) != count:
-        raise TaskError("symbols", f"expected a list of {count} names, got {quote(symbols)}")
-    return [make_concept(s, [0, 1], "symbols").name for s in symbols]
+        raise TaskError(key, f"expected a list of {count} names, got {quote(symbols)}")
+    names = [make_concept(s, [0, 1], key).name for s in symbols]
+    if len(set(names)) != len(names):
+        raise TaskError(key, f"names are not distinct: {quote(names)}")
+    return names
 
 
 def _digit_rows(spec: Any, width: int, where: str) -> list[list[int]]:
@@ -125,18 +129,15 @@ def _mnmath(data: dict[str, Any], name: str) -> Task:
 
 def _kandlogic(data: dict[str, Any], name: str) -> Task:
     n, figures = _int(data, "n_shapes"), _int(data, "n_figures")
-    colours = data.get("colors", ["red", "yellow", "blue"])
-    shapes = data.get("shapes", ["square", "circle", "triangle"])
-    symbols = data.get("symbols")
-    if not isinstance(symbols, list) or len(symbols) != 2 * n:
-        raise TaskError("symbols", f"expected {2 * n} names (shape, colour of each primitive of a figure)")
+    CONCEPTS.check(2 * n * figures, "n_shapes * n_figures")
+    colours = make_concept("color", data.get("colors", ["red", "yellow", "blue"]), "colors").values
+    shapes = make_concept("shape", data.get("shapes", ["square", "circle", "triangle"]), "shapes").values
+    symbols = _symbols(data, 2 * n)  # shape, colour of each primitive of a figure
     objects = Objects(n * figures, (("shape", tuple(shapes)), ("color", tuple(colours))))
     concepts = objects.concepts()
     values = [*shapes, *colours]
     figure_logic = parse(data.get("logic"), symbols, values, "logic")
-    aggregators = data.get("aggregator_symbols")
-    if not isinstance(aggregators, list) or len(aggregators) != figures:
-        raise TaskError("aggregator_symbols", f"expected {figures} names, one per figure")
+    aggregators = _symbols(data, figures, "aggregator_symbols")  # one per figure
     per_figure = {}
     for f, agg in enumerate(aggregators):
         rename = {}
