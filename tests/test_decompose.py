@@ -248,3 +248,24 @@ def test_approx_uses_per_class_approxmc_on_exhaustive_xor(cli):
     assert record["method"] == "decompose-approx" and not record["exact"]
     exact = math.factorial(10) * 2**9
     assert exact / 1.8 <= record["count"] <= exact * 1.8 and record["epsilon"] == 0.8
+
+
+@settings(max_examples=12, **SETTINGS)
+@given(st.one_of(symmetric_specs(exhaustive=False), grouped_specs()))
+def test_classes_counted_by_worker_processes_agree_with_the_brute_force(spec: Spec):
+    result = DECOMPOSE.count(CountProblem.of(encode(spec.task())), CountSettings(jobs=2))
+    assert result.count == spec.brute_force()
+    assert result.details["jobs"] == 2 and result.details["nonzero"] <= result.details["classes"]
+
+
+def test_an_error_in_a_class_worker_reaches_the_caller(monkeypatch):
+    from rscount.counting.backends import decompose
+    from rscount.errors import TaskError
+
+    def refuse(self, pi):
+        raise TaskError("labels.y", "refused in the worker")
+
+    monkeypatch.setattr(decompose.ClassCounter, "count", refuse)
+    task = builtin_task("xor", 4, {"examples": 3, "seed": 1})
+    with pytest.raises(TaskError, match="refused in the worker"):
+        DECOMPOSE.count(CountProblem(task, task.mode), CountSettings(jobs=2))

@@ -25,19 +25,23 @@ def add_commands(sub: Any) -> None:
         p = sub.add_parser(kind, help=f"{what} of N bits (rsbench MNLogic family)")
         p.add_argument("--bits", type=int, required=True, metavar="N")
         options.common_options(p)
+        options.class_jobs_option(p)
     p = sub.add_parser("random", help="random l-CNF knowledge over N bits (as MNLogic)")
     p.add_argument("--bits", type=int, required=True, metavar="N")
     p.add_argument("--clauses", type=int, required=True, metavar="M")
     p.add_argument("--length", type=int, required=True, metavar="L")
     options.common_options(p)
+    options.class_jobs_option(p)
     p = sub.add_parser("cnf", help="knowledge from a DIMACS CNF (variable i = concept c<i>)")
     p.add_argument("file", metavar="FILE.cnf")
     options.common_options(p)
+    options.class_jobs_option(p)
     p = sub.add_parser("count", help="count a task file (YAML, rsbench config, or DIMACS knowledge)")
     p.add_argument(
         "file", metavar="TASK", help="a task file (.yaml) or DIMACS knowledge (.cnf or a p cnf header)"
     )
     options.common_options(p)
+    options.class_jobs_option(p)
 
 
 def _job(args: argparse.Namespace, progress: Progress) -> str:

@@ -173,6 +173,7 @@ def settings(args: argparse.Namespace) -> CountSettings:
         seed=args.seed,
         timeout=args.timeout,
         memory=default_memory(jobs) if args.memory is None else args.memory,
+        jobs=getattr(args, "class_jobs", None) or 1,
     )
 
 
@@ -190,6 +191,18 @@ def _support_override(args: argparse.Namespace) -> tuple[Any, Any]:
         support = {"examples": args.examples, "seed": args.seed}
     supervision = {"sample": args.concept_sup, "seed": args.seed} if args.concept_sup else None
     return support, supervision
+
+
+def class_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """--jobs: processes counting permutation classes side by side (decomposition)."""
+    parser.add_argument(
+        "--jobs",
+        dest="class_jobs",
+        type=positive_int,
+        default=default_jobs(),
+        metavar="N",
+        help=f"processes counting permutation classes side by side (default {default_jobs()}: one per core)",
+    )
 
 
 def task_within(args: argparse.Namespace, limits: CountSettings) -> tuple[Task, CountSettings]:

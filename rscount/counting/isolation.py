@@ -10,8 +10,10 @@ carrying the child's traceback.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 import time
 import traceback
 from collections.abc import Callable
@@ -43,6 +45,7 @@ def run_stoppable(
     receiver, sender = context.Pipe(duplex=False)
 
     def child() -> None:
+        die_with_parent()
         if progress is not None:
             progress.sink = lambda state: sender.send(("known", state))
         try:
@@ -55,7 +58,7 @@ def run_stoppable(
             sender.send(("bug", traceback.format_exc()))
 
     process = context.Process(target=child, daemon=True)
-    _start_even_in_a_daemon(process)
+    start_process(process)
     sender.close()
     watch = _Watch(process.pid, timeout, memory, what, elapsed)
     try:
@@ -146,7 +149,7 @@ def known_text(known: Known) -> str:
     return f"at least {number_text(known['lower_bound'], 40)} optimal maps ({classes})"
 
 
-def _start_even_in_a_daemon(process: multiprocessing.process.BaseProcess) -> None:
+def start_process(process: multiprocessing.process.BaseProcess) -> None:
     """Start `process`, also from a daemonic process such as a Dask worker. multiprocessing refuses
     children of daemons so that none outlive them; run_stoppable always kills and joins its child."""
     config = multiprocessing.current_process()._config  # type: ignore[attr-defined]
@@ -156,3 +159,15 @@ def _start_even_in_a_daemon(process: multiprocessing.process.BaseProcess) -> Non
         process.start()
     finally:
         config["daemon"] = daemonic
+
+
+def die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies, so that no count outlives the command
+    that started it (a no-op elsewhere)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the request
+        os._exit(1)

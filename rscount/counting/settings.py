@@ -60,7 +60,7 @@ class CountSettings:
     """How to count a task. `mode` None counts in the task's own mode; `timeout` (seconds) and
     `memory` (GB) None set no limit (nor do infinite ones); epsilon and delta are ApproxMC's, used by
     approximate methods. `elapsed` is the part of the time limit an earlier step of the same job
-    (reading the task) used."""
+    (reading the task) used; `jobs` processes count permutation classes side by side."""
 
     method: Method = Method.AUTO
     mode: Mode | None = None
@@ -70,6 +70,7 @@ class CountSettings:
     timeout: float | None = None
     memory: float | None = None
     elapsed: float = 0.0
+    jobs: int = 1
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "method", Method.parse(self.method))
@@ -79,6 +80,8 @@ class CountSettings:
             raise InvalidSetting("epsilon", f"must be a positive number, not {self.epsilon}")
         if not 0 < self.delta < 1:
             raise InvalidSetting("delta", f"must lie in (0, 1), not {self.delta}")
+        if isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 1:
+            raise InvalidSetting("jobs", f"must be a whole number >= 1, not {self.jobs}")
         for name, unit in (("timeout", "seconds"), ("memory", "GB")):
             value = getattr(self, name)
             if value is None:

@@ -5,12 +5,15 @@ value-map code variables alone, with big-integer model counts."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ...encoding.value_codes import ValueMapCoding
 from ...progress import Progress
 from ...task.model import Mode
 from ..budget import UNBOUNDED, Budget
+from ..class_workers import ClassWorkers
 from ..plan import Plan
 from ..problem import CountProblem
 from ..result import CountResult
@@ -37,24 +40,42 @@ class DecomposeBackend:
         they are found. Either way `progress.known` carries the sum so far: a lower bound."""
         start = time.perf_counter()
         search = Plan(problem, progress, budget)
-        counter = ClassCounter(problem)
-        total = classes = 0
+        total = classes = nonzero = 0
         found = list(search) if budget.max_classes is not None else search
         classes_total = len(found) if isinstance(found, list) else None
-        for pi, size in found:
-            total += counter.count(pi) * size
-            classes += 1
-            if progress:
-                progress.known(lower_bound=total, classes_done=classes, classes_total=classes_total)
-                progress.update(f"decompose: {classes} classes counted, at least {total} maps")
+        details: dict[str, Any] = {}
+        with _class_counts(problem, found, settings.jobs, details) as counts:
+            for models, size in counts:
+                total += models * size
+                classes += 1
+                nonzero += models > 0
+                if progress:
+                    progress.known(lower_bound=total, classes_done=classes, classes_total=classes_total)
+                    progress.update(f"decompose: {classes} classes counted, at least {total} maps")
         if progress:
             progress.known(lower_bound=total, classes_done=classes, classes_total=classes)
-        details: dict[str, Any] = {"blocks": search.blocks, "classes": classes, "nonzero": counter.nonzero}
-        details["search"] = search.strategy
+        details.update(blocks=search.blocks, classes=classes, nonzero=nonzero, search=search.strategy)
         if classes_total is None:
             details["counted_while_found"] = True
-        details.update(counter.details())
+        if settings.jobs > 1:
+            details["jobs"] = settings.jobs
         return CountResult(total, True, self.method, time.perf_counter() - start, details=details)
+
+
+@contextmanager
+def _class_counts(
+    problem: CountProblem, found: Iterable[tuple[tuple[int, ...], int]], jobs: int, details: dict[str, Any]
+) -> Iterator[Iterator[tuple[int, int]]]:
+    """(N(pi), class size) of every class found: counted here, or by `jobs` worker processes
+    while this one finds the classes; `details` receives the counters' details at the end."""
+    if jobs <= 1:
+        counter = ClassCounter(problem)
+        yield ((counter.count(pi), size) for pi, size in found)
+        details.update(counter.details())
+        return
+    with ClassWorkers(lambda: ClassCounter(problem), jobs) as workers:
+        yield workers.counts(found)
+    details.update(workers.details)
 
 
 class ClassCounter:
@@ -69,7 +90,6 @@ class ClassCounter:
         groups = self.coding.label_groups() if problem.mode == Mode.DISENTANGLED else []
         self.groups = groups if len(groups) > 1 else []
         self.factors: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.nonzero = 0
 
     def count(self, pi: tuple[int, ...]) -> int:
         """N(pi): the optimal maps with permutation pi."""
@@ -86,7 +106,6 @@ class ClassCounter:
             models *= self.factors[key]
             if not models:
                 break
-        self.nonzero += models > 0
         return models
 
     def details(self) -> dict[str, Any]:
