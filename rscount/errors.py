@@ -7,12 +7,28 @@ only `rscount.cli` knows which command-line flag sets each, and which exit code 
 
 from __future__ import annotations
 
+import reprlib
+
 MAX_QUOTE = 80  # user values quoted in messages are cut to about this many characters
+
+
+_SHORT = reprlib.Repr()  # bounded work too: a hostile value may be huge or nested thousands deep
+_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = MAX_QUOTE
+_SHORT.maxlevel = 3
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 10
 
 
 def quote(value: object) -> str:
     """`repr(value)`, cut to about MAX_QUOTE characters, so a hostile value cannot flood a message."""
-    text = repr(value)
+    try:
+        text = _SHORT.repr(value)
+    except (ValueError, RecursionError):  # an int too long to print, a structure too deep
+        text = f"<a {type(value).__name__} too large to show>"
+    return cut(text)
+
+
+def cut(text: str) -> str:
+    """`text` cut to about MAX_QUOTE characters (file paths and other text from the user)."""
     return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 3] + "..."
 
 
@@ -63,7 +79,7 @@ class TaskFileError(TaskError):
     def __init__(self, path: str, field: str, problem: str) -> None:
         super().__init__(field, problem)
         self.path = path
-        self.args = (_joined(path, field, problem),)
+        self.args = (_joined(cut(path), field, problem),)
 
 
 class FormatError(InvalidInput):
@@ -73,7 +89,7 @@ class FormatError(InvalidInput):
         self.path = path
         self.line = line
         self.problem = problem
-        where = path if line is None else f"{path}:{line}"
+        where = cut(path) if line is None else f"{cut(path)}:{line}"
         super().__init__(_joined(where, problem))
 
 
@@ -127,7 +143,7 @@ class OutputError(InvalidInput):
         self.path = path
         self.output = output
         self.problem = problem
-        super().__init__(_joined(path, problem))
+        super().__init__(_joined(cut(path), problem))
 
 
 class OutputExists(OutputError):

@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from .errors import OutputError, OutputExists
+from .errors import OutputError, OutputExists, quote
 
 Paths = Mapping[str, "str | os.PathLike[str] | None"]  # output name (e.g. 'markdown') -> path or None
 
@@ -29,7 +29,7 @@ def check_outputs(outputs: Paths, overwrite: bool = False) -> None:
         if target.is_dir():
             raise OutputError(str(target), "is a directory", name)
         if not target.parent.is_dir():
-            raise OutputError(str(target), f"no directory {str(target.parent)!r} to write into", name)
+            raise OutputError(str(target), f"no directory {quote(str(target.parent))} to write into", name)
         if target.exists() and not overwrite:
             raise OutputExists(str(target), name)
 

@@ -45,6 +45,8 @@ def load_yaml(text: str, source: str) -> Any:
         raise FormatError(source, f"invalid YAML: {quote(str(problem))[1:-1]}", line) from None
     except ValueError:  # Python refuses to read integers of more than 4300 digits
         raise FormatError(source, "invalid YAML: a number too long to read (over 4300 digits)") from None
+    except RecursionError:  # PyYAML composes nested collections recursively
+        raise FormatError(source, "invalid YAML: collections nested too deeply") from None
     finally:
         loader.dispose()
 
