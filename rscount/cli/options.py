@@ -199,9 +199,9 @@ def class_jobs_option(parser: argparse.ArgumentParser) -> None:
         "--jobs",
         dest="class_jobs",
         type=positive_int,
-        default=default_jobs(),
+        default=1,
         metavar="N",
-        help=f"processes counting permutation classes side by side (default {default_jobs()}: one per core)",
+        help="processes counting permutation classes side by side (default 1; docs/performance.md)",
     )
 
 
