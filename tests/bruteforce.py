@@ -105,3 +105,50 @@ def brute_force_objects(
                 else:
                     count += 1
     return count
+
+
+def brute_force_seen(
+    domains: Sequence[Sequence[Any]],
+    label_fn: Callable[[tuple], Any],
+    support: Sequence[tuple],
+    supervised: set[tuple],
+) -> int:
+    """brute_force_count for large domains: a value no support vector shows is unconstrained, so
+    it multiplies the count by the size of the domain it maps into; only the images of the seen
+    values are searched, by backtracking, each support vector checked once its values are all
+    mapped. Equal to brute_force_count (tests/test_reference_counts.py checks it)."""
+    k = len(domains)
+    support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
+    supervised = {tuple(c) for c in supervised}
+    seen = [sorted({c[i] for c in support}, key=list(domains[i]).index) for i in range(k)]
+    slots = [(i, v) for i in range(k) for v in seen[i]]
+    where = {slot: n for n, slot in enumerate(slots)}
+    due: list[list[tuple]] = [[] for _ in slots]  # the vectors whose last slot is n
+    for c in support:
+        due[max(where[i, c[i]] for i in range(k))].append(c)
+
+    def extend(pi: tuple[int, ...], image: dict[tuple[int, Any], Any], n: int) -> int:
+        """Maps of the seen values, given the images of slots[:n]."""
+        if n == len(slots):
+            return 1
+        i, v = slots[n]
+        found = 0
+        for u in domains[pi[i]]:
+            image[i, v] = u
+            for c in due[n]:
+                pred: list[Any] = [None] * k
+                for j in range(k):
+                    pred[pi[j]] = image[j, c[j]]
+                if label_fn(tuple(pred)) != label_fn(c) or (c in supervised and tuple(pred) != c):
+                    break
+            else:
+                found += extend(pi, image, n + 1)
+        return found
+
+    total = 0
+    for pi in permutations(range(k)):
+        free = 1
+        for i in range(k):
+            free *= len(domains[pi[i]]) ** (len(domains[i]) - len(seen[i]))
+        total += free * extend(pi, {}, 0)
+    return total

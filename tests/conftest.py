@@ -37,3 +37,16 @@ def cli(capsys):
         return CliRun(code, captured.out, captured.err)
 
     return run
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--slow", action="store_true", default=False, help="tests/test_fuzz.py: thousands of examples"
+    )
+
+
+def pytest_configure(config):
+    if config.getoption("--slow"):  # read by tests/test_fuzz.py when it is imported
+        import os
+
+        os.environ["RSCOUNT_FUZZ"] = "slow"

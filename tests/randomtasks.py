@@ -9,6 +9,7 @@ import pathlib
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
+from typing import Any
 
 from bruteforce import brute_force_count, brute_force_joint
 from hypothesis import HealthCheck
@@ -110,31 +111,43 @@ def label_expr(concepts: list[tuple[str, int]]) -> st.SearchStrategy[str]:
 
 @dataclass(frozen=True)
 class Spec:
-    """A random task: concept domain sizes, labels (name -> expression), support, supervision."""
+    """A random task: concept domain sizes, labels (name -> expression), support, supervision.
+    Rows are tuples of value positions; `values` gives each concept's domain in order (None: the
+    positions themselves, 0..n-1), so a row's concept vector is `vector(row)`."""
 
     sizes: tuple[int, ...]
     labels: tuple[tuple[str, str], ...]
     support: tuple[tuple[int, ...], ...]
     supervised: tuple[tuple[int, ...], ...] = ()
     exhaustive: bool = False
+    values: tuple[tuple[Any, ...], ...] | None = None
 
     @property
     def names(self) -> str:
         return NAMES[: len(self.sizes)]
 
     @property
-    def domains(self) -> list[list[int]]:
+    def domains(self) -> list[list[Any]]:
+        if self.values is not None:
+            return [list(v) for v in self.values]
         return [list(range(n)) for n in self.sizes]
 
+    def vector(self, row: tuple[int, ...]) -> tuple[Any, ...]:
+        """The concept vector of a row of value positions."""
+        return tuple(d[p] for d, p in zip(self.domains, row))
+
     def with_support(self, support, supervised=()) -> Spec:
-        return Spec(self.sizes, self.labels, tuple(support), tuple(supervised))
+        return Spec(self.sizes, self.labels, tuple(support), tuple(supervised), values=self.values)
+
+    def with_values(self, values: tuple[tuple[Any, ...], ...]) -> Spec:
+        return Spec(self.sizes, self.labels, self.support, self.supervised, self.exhaustive, values)
 
     def task(self):
         data = {
-            "concepts": {n: list(range(s)) for n, s in zip(self.names, self.sizes)},
+            "concepts": dict(zip(self.names, self.domains)),
             "labels": dict(self.labels),
-            "support": "exhaustive" if self.exhaustive else [list(r) for r in self.support],
-            "concept_supervision": [list(r) for r in self.supervised],
+            "support": "exhaustive" if self.exhaustive else [list(self.vector(r)) for r in self.support],
+            "concept_supervision": [list(self.vector(r)) for r in self.supervised],
         }
         return task_from_dict(data, "random", pathlib.Path("."))
 
@@ -142,16 +155,22 @@ class Spec:
     def _code(self):
         return [compile(expr, "<label>", "eval") for _, expr in self.labels]
 
-    def label(self, row: tuple) -> tuple:
-        """The labels by Python's eval (the brute force's own evaluator)."""
-        env = {"__builtins__": {}, **HELPERS, **dict(zip(self.names, row))}
+    def label(self, vector: tuple) -> tuple:
+        """The labels of a concept vector by Python's eval (the brute force's own evaluator); a
+        string value names itself, as a bare domain value does in rscount."""
+        constants = {v: v for d in self.domains for v in d if isinstance(v, str)}
+        env = {"__builtins__": {}, **HELPERS, **constants, **dict(zip(self.names, vector))}
         return tuple(int(eval(code, env)) for code in self._code)
 
+    def _reference(self):
+        support = [self.vector(r) for r in self.support]
+        return self.domains, self.label, support, {self.vector(r) for r in self.supervised}
+
     def brute_force(self) -> int:
-        return brute_force_count(self.domains, self.label, list(self.support), set(self.supervised))
+        return brute_force_count(*self._reference())
 
     def brute_force_joint(self) -> int:
-        return brute_force_joint(self.domains, self.label, list(self.support), set(self.supervised))
+        return brute_force_joint(*self._reference())
 
 
 @st.composite
@@ -209,3 +228,93 @@ def symmetric_specs(draw, exhaustive: bool = True):
     support = draw(st.lists(st.sampled_from(rows), min_size=1, unique=True))
     supervised = draw(st.lists(st.sampled_from(support), max_size=2, unique=True))
     return Spec((2,) * k, (("y", expr),), tuple(support), tuple(supervised))
+
+
+@st.composite
+def exhaustive_supervised_specs(draw, boolean: bool | None = None, shape: tuple[int, ...] | None = None):
+    """Exhaustive support (given as 'exhaustive') with 1 to 3 concept-supervised vectors: the case
+    `specs` draws about once in a hundred."""
+    spec = draw(specs(boolean=boolean, shape=shape, max_rows=1, supervision=False))
+    rows = tuple(product(*(range(n) for n in spec.sizes)))
+    supervised = draw(st.lists(st.sampled_from(rows), min_size=1, max_size=3, unique=True))
+    return Spec(spec.sizes, spec.labels, rows, tuple(supervised), True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Value domains that are not 0..n-1: a value never equals its position.
+
+
+def offset_values(size: int) -> st.SearchStrategy[tuple[int, ...]]:
+    """A domain of `size` distinct integers (negative ones too), in a random order; Boolean
+    concepts (used bare as truth values by the expressions) keep {0, 1}, in either order."""
+    if size == 2:
+        return st.sampled_from([(1, 0), (0, 1)])
+    return st.lists(st.integers(-3, 6), min_size=size, max_size=size, unique=True).map(tuple)
+
+
+@st.composite
+def offset_specs(draw, **kwargs):
+    """`specs` with every domain replaced by offset_values: the expressions are unchanged and
+    evaluated on the values, so a value read as its position gives other labels."""
+    spec = draw(specs(**kwargs))
+    values = tuple(draw(offset_values(n)) for n in spec.sizes)
+    if all(v == tuple(range(len(v))) for v in values):  # every value at its position: move them
+        values = tuple(tuple(reversed(v)) for v in values)
+    return spec.with_values(values)
+
+
+WORDS = ("red", "green", "blue", "cube", "ball")
+
+
+def string_expr(names: list[str], domains: list[tuple[str, ...]], depth: int) -> st.SearchStrategy[str]:
+    """A 0/1 expression over string-valued concepts: equalities with bare domain values and between
+    concepts, under logic operators."""
+    atoms = [
+        st.builds(lambda f, n, v: f"{f}({n}, {v})", st.sampled_from(["Eq", "Ne"]), st.sampled_from(names),
+                  st.sampled_from(sorted({v for d in domains for v in d}))),
+        st.builds(lambda x, op, y: f"({x} {op} {y})", st.sampled_from(names), st.sampled_from(["==", "!="]),
+                  st.sampled_from(names)),
+    ]  # fmt: skip
+    if depth == 0:
+        return st.one_of(atoms)
+    sub = string_expr(names, domains, depth - 1)
+    return st.one_of(
+        *atoms,
+        st.builds(
+            lambda f, args: f"{f}({', '.join(args)})",
+            st.sampled_from(["And", "Or", "Xor"]),
+            st.lists(sub, min_size=2, max_size=3),
+        ),
+        st.builds(lambda p: f"Not({p})", sub),
+        st.builds(lambda p, q, r: f"ITE({p}, {q}, {r})", sub, sub, sub),
+    )
+
+
+@st.composite
+def string_specs(draw, max_rows: int | None = None, shape: tuple[int, ...] | None = None):
+    """2-3 concepts whose values are words (2-3 of them, domains overlapping or not, in random
+    order; `shape` fixes the sizes); labels: one 0/1 expression, or a sum of two (three values)."""
+    if shape is None:
+        k = draw(st.integers(2, 3))
+        sizes = draw(st.lists(st.sampled_from([2, 3]), min_size=k, max_size=k))
+        if k == 3:
+            sizes[0] = 2  # at most 18 concept vectors
+    else:
+        sizes, k = list(shape), len(shape)
+    values = tuple(
+        tuple(draw(st.lists(st.sampled_from(WORDS), min_size=n, max_size=n, unique=True))) for n in sizes
+    )
+    names = list(NAMES[:k])
+    depth = draw(st.integers(0, 2))
+    expr = draw(string_expr(names, list(values), depth))
+    if draw(st.booleans()):
+        expr = f"({expr}) + ({draw(string_expr(names, list(values), depth))})"
+    rows = list(product(*(range(n) for n in sizes)))
+    exhaustive = max_rows is None and draw(st.integers(0, 3)) == 0
+    if exhaustive:
+        support = rows
+    else:
+        size = min(len(rows), max_rows or len(rows))
+        support = draw(st.lists(st.sampled_from(rows), min_size=1, max_size=size, unique=True))
+    supervised = draw(st.lists(st.sampled_from(support), max_size=2, unique=True))
+    return Spec(tuple(sizes), (("y", expr),), tuple(support), tuple(supervised), exhaustive, values)

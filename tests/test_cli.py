@@ -5,11 +5,16 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from itertools import product
 
 import pytest
+from bruteforce import brute_force_count, brute_force_seen
 from conftest import REPO
 
+from rscount.cli.main import make_parser
+from rscount.cli.options import task_from_args
 from rscount.task import dimacs
+from rscount.task.families import random_cnf
 
 
 @pytest.mark.parametrize(
@@ -76,7 +81,13 @@ def test_random_cnf_knowledge_is_reproducible_and_counted(cli):
     again = cli(
         "random", "--bits", "4", "--clauses", "3", "--length", "2", "--seed", "3", "--exact", "--json"
     ).json()
-    assert first["count"] == again["count"] >= 1
+    clauses = random_cnf(4, 3, 2, seed=3)  # the knowledge the command draws (seed 3)
+
+    def holds(c: tuple) -> int:
+        return int(all(any(c[abs(lit) - 1] == (lit > 0) for lit in clause) for clause in clauses))
+
+    expected = brute_force_count([[0, 1]] * 4, holds, list(product((0, 1), repeat=4)), set())
+    assert first["support_size"] == 16 and first["count"] == again["count"] == expected
 
 
 def test_cnf_command_counts_rsbench_and3(cli):
@@ -247,19 +258,36 @@ def test_unknown_method_is_a_user_error(cli):
     assert run.code == 2 and "unknown method 'magic'" in run.err
 
 
+def sampled_rows(*args: object) -> tuple[list[tuple], set[tuple]]:
+    """The support rows and supervised rows the command line draws for these arguments."""
+    task = task_from_args(make_parser().parse_args([str(a) for a in args]))
+    return list(task.support.rows), set(task.support.supervised)
+
+
 def test_sampling_a_task_file_draws_from_its_own_support(cli):
-    record = cli("count", REPO / "tasks" / "mnadd-half.yaml", "--examples", "3", "--json").json()
-    assert record["support_size"] == 3
-    assert record["count"] >= 72 * 10**10  # a sub-support never lowers the count
+    path = REPO / "tasks" / "mnadd-half.yaml"
+    record = cli("count", path, "--examples", "3", "--json").json()
+    rows, _ = sampled_rows("count", path, "--examples", "3")
+    full = [(0, 0), (0, 1), (1, 0), (2, 3), (3, 2), (2, 4), (4, 2)]  # the file's support
+    assert record["support_size"] == len(rows) == 3 and set(rows) <= set(full)
+    assert record["count"] == brute_force_seen([range(10)] * 2, sum, rows, set())
 
 
 def test_sampling_a_supervised_task_keeps_supervision_on_the_rows_it_keeps(cli, tmp_path):
     path = task_file(tmp_path, label="a & Eq(b, 2)", supervision="[[0, 0], [1, 2]]")
+    domains = [[0, 1], [0, 1, 2]]
+
+    def label(c: tuple) -> int:
+        return int(c[0] == 1 and c[1] == 2)
+
     for seed in range(1, 6):
         record = cli("count", path, "--examples", "2", "--seed", seed, "--enumerate", "--json").json()
-        assert record["support_size"] == 2 and record["supervised"] <= 2
+        rows, supervised = sampled_rows("count", path, "--examples", "2", "--seed", seed)
+        assert supervised == {(0, 0), (1, 2)} & set(rows)  # the file's supervision, on the rows kept
+        assert record["support_size"] == 2 and record["supervised"] == len(supervised)
+        assert record["count"] == brute_force_count(domains, label, rows, supervised)
         full = cli("count", path, "--examples", "2", "--seed", seed, "--concept-sup", "1", "--json").json()
-        assert full["count"] <= record["count"]  # supervising every kept row never adds maps
+        assert full["count"] == brute_force_count(domains, label, rows, set(rows)) <= record["count"]
 
 
 def test_time_limit_covers_encoding_too(cli):

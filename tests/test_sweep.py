@@ -7,6 +7,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from bruteforce import brute_force_count
 from conftest import REPO
 
 from rscount.errors import RscountError
@@ -14,6 +15,7 @@ from rscount.insight.sweep import grid_tasks, parse_levels, scores
 from rscount.knowledge.loading import load_task
 from rscount.task.dimacs import Dimacs, dump
 from rscount.task.families import random_cnf
+from rscount.task.model import Task
 
 XOR3 = REPO / "tasks" / "xor3.yaml"
 
@@ -21,6 +23,23 @@ XOR3 = REPO / "tasks" / "xor3.yaml"
 def read_csv(path: Path) -> list[dict]:
     with path.open() as f:
         return list(csv.DictReader(f))
+
+
+def brute_force_cells(
+    task: Task, label, seeds: list[int], fractions: list[float], levels: list[float]
+) -> dict[tuple[int, float, float], int]:
+    """(seed, fraction, supervision) -> the brute-force count of that grid point's support."""
+    domains = [list(d) for d in task.domains]
+    return {
+        (p["seed"], p["fraction"], p["supervision"]): brute_force_count(
+            domains, label, list(t.support.rows), set(t.support.supervised)
+        )
+        for p, t in grid_tasks(task, seeds, fractions, levels)
+    }
+
+
+def csv_cells(rows: list[dict]) -> dict[tuple[int, float, float], int]:
+    return {(int(r["seed"]), float(r["fraction"]), float(r["supervision"])): int(r["count"]) for r in rows}
 
 
 def assert_counts_never_fall_as_support_shrinks(rows: list[dict]) -> None:
@@ -51,6 +70,9 @@ def test_xor3_sweep_counts_never_fall_as_the_support_shrinks_and_the_png_renders
     assert_counts_never_fall_as_support_shrinks(rows)
     by_size = {int(r["support_size"]): int(r["count"]) for r in rows}
     assert by_size[1] == 192 and by_size[8] == 24  # one example; exhaustive (design/counting.md)
+    fractions = [round(0.1 * n, 10) for n in range(1, 11)]
+    expected = brute_force_cells(load_task(XOR3), lambda c: sum(c) % 2, [1, 2, 3, 4], fractions, [0.0])
+    assert csv_cells(rows) == expected
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
     from matplotlib.image import imread
@@ -74,12 +96,31 @@ def test_random_3cnf_sweep_with_supervision_levels(cli, tmp_path, random_3cnf):
     for (seed, fraction, g), count in cells.items():
         if g == "0.5":  # supervising half of the same support never adds a map
             assert count <= cells[seed, fraction, "0.0"]
-    assert max(cells.values()) > 1  # the sweep sees shortcuts somewhere
     text = svg.read_text()
     assert text.lstrip().startswith("<?xml") and "<svg" in text
     record = run.json()
     assert [s["supervision"] for s in record["scores"]] == [0.0, 0.5]
     assert all(0 < s["R"] <= 1 for s in record["scores"])
+
+
+def test_random_3cnf_sweep_counts_every_grid_point_exactly(cli, tmp_path):
+    clauses = random_cnf(4, 4, 3, seed=2)
+    path = tmp_path / "random4.cnf"
+    dump(Dimacs(4, clauses), path)
+    out = tmp_path / "r.csv"
+    run = cli(
+        "sweep", path, "--seeds", "3", "--seed", "4", "--fractions", "0.25:1:0.25", "--supervision", "0,0.5",
+        "--csv", out, "--jobs", "1",
+    )  # fmt: skip
+    assert run.code == 0, run.err
+
+    def holds(c: tuple) -> int:
+        return int(all(any(c[abs(lit) - 1] == (lit > 0) for lit in clause) for clause in clauses))
+
+    expected = brute_force_cells(load_task(path), holds, [4, 5, 6], [0.25, 0.5, 0.75, 1.0], [0.0, 0.5])
+    cells = csv_cells(read_csv(out))
+    assert cells == expected and len(cells) == 3 * 4 * 2
+    assert len(set(cells.values())) > 2  # the grid points do differ
 
 
 def test_supports_are_nested_per_seed_and_supervision_lies_inside_them():
