@@ -28,8 +28,13 @@ def quote(value: object) -> str:
 
 
 def cut(text: str) -> str:
-    """`text` cut to about MAX_QUOTE characters (file paths and other text from the user)."""
+    """`text` cut to about MAX_QUOTE characters (text from the user)."""
     return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 3] + "..."
+
+
+def cut_path(path: str, keep: int = 2 * MAX_QUOTE) -> str:
+    """A file path cut to its last `keep` characters (the file name is what tells)."""
+    return path if len(path) <= keep else "..." + path[3 - keep :]
 
 
 def _joined(*parts: str | None) -> str:
@@ -79,7 +84,7 @@ class TaskFileError(TaskError):
     def __init__(self, path: str, field: str, problem: str) -> None:
         super().__init__(field, problem)
         self.path = path
-        self.args = (_joined(cut(path), field, problem),)
+        self.args = (_joined(cut_path(path), field, problem),)
 
 
 class FormatError(InvalidInput):
@@ -89,7 +94,7 @@ class FormatError(InvalidInput):
         self.path = path
         self.line = line
         self.problem = problem
-        where = cut(path) if line is None else f"{cut(path)}:{line}"
+        where = cut_path(path) if line is None else f"{cut_path(path)}:{line}"
         super().__init__(_joined(where, problem))
 
 
@@ -143,7 +148,7 @@ class OutputError(InvalidInput):
         self.path = path
         self.output = output
         self.problem = problem
-        super().__init__(_joined(cut(path), problem))
+        super().__init__(_joined(cut_path(path), problem))
 
 
 class OutputExists(OutputError):

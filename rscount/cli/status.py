@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from ..errors import InvalidSetting, LimitReached, OutputError, OutputExists, RscountError, cut
+from ..errors import InvalidSetting, LimitReached, OutputError, OutputExists, RscountError, cut_path
 
 
 class Exit(IntEnum):
@@ -31,10 +31,10 @@ def flag(setting: str) -> str:
 def message(error: RscountError) -> str:
     """The one line the CLI prints for a library error (after `rscount: error: `)."""
     if isinstance(error, OutputExists):
-        where = f"{flag(error.output)} {cut(error.path)}" if error.output else cut(error.path)
+        where = f"{flag(error.output)} {cut_path(error.path)}" if error.output else cut_path(error.path)
         return f"{where}: exists; pass --force to overwrite it"
     if isinstance(error, OutputError):
-        where = f"{flag(error.output)} {cut(error.path)}" if error.output else cut(error.path)
+        where = f"{flag(error.output)} {cut_path(error.path)}" if error.output else cut_path(error.path)
         return f"{where}: {error.problem}"
     if isinstance(error, InvalidSetting):
         return f"{flag(error.setting)}: {error.problem}"
