@@ -32,6 +32,11 @@ def cut(text: str) -> str:
     return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 3] + "..."
 
 
+def short(text: str) -> str:
+    """User text shown unquoted in a one-line message: cut, with unprintable characters escaped."""
+    return cut("".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: MAX_QUOTE + 1]))
+
+
 def cut_path(path: str, keep: int = 2 * MAX_QUOTE) -> str:
     """A file path cut to its last `keep` characters (the file name is what tells)."""
     return path if len(path) <= keep else "..." + path[3 - keep :]

@@ -352,3 +352,11 @@ def test_report_survives_a_task_whose_process_dies(monkeypatch, tmp_path):
     entries = batch.count_files(sorted(tmp_path.glob("*.yaml")), CountSettings(timeout=30), jobs=2)
     assert [e.status for e in entries] == ["pass", "error"]
     assert entries[1].error == "internal error: the process counting it died"
+
+
+def test_user_text_in_messages_stays_on_one_short_line():
+    from rscount.errors import short
+
+    assert short("a\nb\x00c") == "a\\nb\\x00c"
+    assert short("x" * 80) == "x" * 80
+    assert short("x" * 10_000) == "x" * 77 + "..."

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations, product
 from typing import Any, Protocol, TypeVar
 
-from ..errors import TaskError, quote
+from ..errors import TaskError, quote, short
 from ..task.expressions import LOGIC_OPS, OPS, Expr, normalise
 
 TRUE = 1 << 62
@@ -163,9 +163,7 @@ def truth(alg: GateAlgebra, dom: Dom, op: str, arg: Expr, where: str) -> Any:
     """The truth gate of a Boolean Dom; non-Boolean values are a user error."""
     bad = [v for v in dom if v not in (0, 1)]
     if bad:
-        raise TaskError(
-            where, f"{op} needs Boolean arguments, but {quote(str(arg))[1:-1]} can be {quote(bad[0])}"
-        )
+        raise TaskError(where, f"{op} needs Boolean arguments, but {short(str(arg))} can be {quote(bad[0])}")
     return dom.get(1, alg.false)
 
 
@@ -177,8 +175,8 @@ def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str) -> Dom:
         try:
             value = normalise(fn(*(v for v, _ in combo)))
         except (TypeError, ZeroDivisionError, ValueError, OverflowError) as exc:
-            values = quote(", ".join(repr(v) for v, _ in combo))[1:-1]
-            raise TaskError(where, f"{op}({values}) is undefined: {quote(str(exc))[1:-1]}") from None
+            values = short(", ".join(repr(v) for v, _ in combo))
+            raise TaskError(where, f"{op}({values}) is undefined: {short(str(exc))}") from None
         terms[value].append(alg.and_(g for _, g in combo))
     if len(terms) == 2:  # exactly one combination holds, so the second value is the negation
         (v0, t0), (v1, _) = terms.items()

@@ -21,7 +21,7 @@ from ..counting.isolation import run_stoppable
 from ..counting.jobs import count, load_within
 from ..counting.parallel import run_jobs
 from ..counting.settings import CountSettings
-from ..errors import InvalidInput, LimitReached, RscountError, quote
+from ..errors import InvalidInput, LimitReached, RscountError, short
 from ..insight.check import Unidentified, unidentified_concepts
 from ..progress import Progress
 from ..task.expectations import Outcome, judge
@@ -196,7 +196,7 @@ def _count_one(item: Item) -> BatchEntry:
         return count_file(path, settings, fail_on_shortcuts)
     except Exception as exc:  # noqa: BLE001 - any failure of one task is reported in its entry
         first = str(exc).splitlines()[0] if str(exc) else ""
-        return _internal_error(path, f"{type(exc).__name__}: {quote(first)[1:-1]}")
+        return _internal_error(path, f"{type(exc).__name__}: {short(first)}")
 
 
 def _crashed(item: Item) -> BatchEntry:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import AnnotationError, quote
+from ..errors import AnnotationError, quote, short
 from .inputs import read_text
 from .model import Concept
 
@@ -53,7 +53,7 @@ class Annotations:
             for label, cells in self.labels.items():
                 want = expected[positions[label]]
                 if not _same(cells[n], want):
-                    given = quote(cells[n])[1:-1]
+                    given = short(cells[n])
                     found.append(f"line {line}: {label} = {given} but the knowledge gives {quote(want)}")
         return found
 
@@ -141,7 +141,7 @@ def read_annotations(path: Path, concepts: Sequence[Concept], label_names: Seque
     if missing:
         raise AnnotationError(
             str(path),
-            f"no column for concept {quote(missing[0])} (columns: {quote(', '.join(columns))[1:-1]})",
+            f"no column for concept {quote(missing[0])} (columns: {short(', '.join(columns))})",
         )
     if not records:
         raise AnnotationError(str(path), "no examples (the support would be empty)")

@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import FormatError, quote
+from ..errors import FormatError, quote, short
 from ..limits import YAML_NODES
 
 
@@ -31,7 +31,7 @@ def load_yaml(text: str, source: str) -> Any:
     try:
         loader = yaml.SafeLoader(text)
     except yaml.YAMLError as exc:  # the reader refuses characters such as NUL
-        raise FormatError(source, f"invalid YAML: {quote(str(exc).splitlines()[0])[1:-1]}") from None
+        raise FormatError(source, f"invalid YAML: {short(str(exc).splitlines()[0])}") from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -42,7 +42,7 @@ def load_yaml(text: str, source: str) -> Any:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or "malformed YAML"
         line = None if mark is None else mark.line + 1
-        raise FormatError(source, f"invalid YAML: {quote(str(problem))[1:-1]}", line) from None
+        raise FormatError(source, f"invalid YAML: {short(str(problem))}", line) from None
     except ValueError:  # Python refuses to read integers of more than 4300 digits
         raise FormatError(source, "invalid YAML: a number too long to read (over 4300 digits)") from None
     except RecursionError:  # PyYAML composes nested collections recursively

@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
-from ..errors import TaskError, quote
+from ..errors import TaskError, quote, short
 from ..limits import VALUES
 from .constraints import Constraints
 from .expressions import OPS, Expr, evaluate, free_names, normalise, parse
@@ -151,7 +151,7 @@ class Task:
             try:
                 values.append(normalise(evaluate(expr, assignment)))
             except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
-                shown = quote(str(exc))[1:-1]
+                shown = short(str(exc))
                 raise TaskError(f"labels.{name}", f"undefined on {quote(list(row))}: {shown}") from None
         return tuple(values)
 
