@@ -9,9 +9,19 @@ from pathlib import Path
 import pytest
 
 from rscount.cli import main
+from rscount.counting.backends import BACKENDS
+from rscount.counting.problem import CountProblem
+from rscount.counting.settings import CountSettings
+from rscount.encoding.modes import encode
 
 REPO = Path(__file__).resolve().parents[1]
 pytest_plugins = ["pytester"]
+OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)  # the settings of backend_count
+
+
+def backend_count(backend: str, task, mode: str = "disentangled") -> int:
+    """The count of one backend, in this process, on the task's encoding in `mode`."""
+    return BACKENDS[backend].count(CountProblem.of(encode(task, mode)), OPTIONS).count
 
 
 @dataclass

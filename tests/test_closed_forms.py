@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rscount import count
-from rscount.counting.backends import BACKENDS
 from rscount.counting.closed_forms import (
     Inapplicable,
     closed_form,
@@ -22,8 +21,6 @@ from rscount.counting.closed_forms import (
     one_example,
     symmetric_boolean,
 )
-from rscount.counting.problem import CountProblem
-from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
 from rscount.errors import RscountError
 from rscount.knowledge.loading import task_from_dict
@@ -31,9 +28,8 @@ from rscount.task.families import builtin_task
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bruteforce import brute_force_count  # noqa: E402
+from conftest import backend_count  # noqa: E402
 from randomtasks import SETTINGS, Spec, specs, symmetric_specs  # noqa: E402
-
-OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)
 
 
 def make(concepts: dict, labels: dict, support="exhaustive", supervision=None, name="t"):
@@ -41,10 +37,6 @@ def make(concepts: dict, labels: dict, support="exhaustive", supervision=None, n
     if supervision:
         data["concept_supervision"] = supervision
     return task_from_dict(data, name, pathlib.Path("."))
-
-
-def backend_count(backend: str, task, mode: str = "disentangled") -> int:
-    return BACKENDS[backend].count(CountProblem.of(encode(task, mode)), OPTIONS).count
 
 
 # ---------------------------------------------------------------------------------------------

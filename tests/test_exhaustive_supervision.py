@@ -11,23 +11,15 @@ import pytest
 from hypothesis import given, settings
 
 import rscount
-from rscount.counting.backends import BACKENDS
 from rscount.counting.closed_forms import Inapplicable, closed_form, joint, symmetric_boolean
-from rscount.counting.problem import CountProblem
-from rscount.counting.settings import CountSettings
-from rscount.encoding.modes import encode
 from rscount.task.families import builtin_task
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bruteforce import brute_force_count, brute_force_joint  # noqa: E402
+from conftest import backend_count  # noqa: E402
 from randomtasks import SETTINGS, Spec, exhaustive_supervised_specs  # noqa: E402
 
-OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)
 ENUMERATE_MAX = 5000
-
-
-def backend_count(backend: str, task, mode: str = "disentangled") -> int:
-    return BACKENDS[backend].count(CountProblem.of(encode(task, mode)), OPTIONS).count
 
 
 def xor(c: tuple) -> int:

@@ -12,24 +12,16 @@ import pytest
 from hypothesis import event, given, settings
 
 import rscount
-from rscount.counting.backends import BACKENDS
 from rscount.counting.closed_forms import closed_form, joint
-from rscount.counting.problem import CountProblem
-from rscount.counting.settings import CountSettings
-from rscount.encoding.modes import encode
 from rscount.errors import TaskError
 from rscount.knowledge.loading import task_from_dict
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bruteforce import brute_force_count, brute_force_objects  # noqa: E402
+from conftest import backend_count  # noqa: E402
 from randomtasks import SETTINGS, Spec, offset_specs, string_specs  # noqa: E402
 
-OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)
 ENUMERATE_MAX = 5000
-
-
-def backend_count(backend: str, task, mode: str = "disentangled") -> int:
-    return BACKENDS[backend].count(CountProblem.of(encode(task, mode)), OPTIONS).count
 
 
 def defined(spec: Spec) -> bool:

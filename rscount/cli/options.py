@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 from pathlib import Path
 from typing import Any
 
 from ..counting.backends import BACKENDS
-from ..counting.isolation import run_stoppable
+from ..counting.jobs import within
 from ..counting.parallel import default_jobs
 from ..counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
 from ..errors import quote
@@ -208,9 +207,7 @@ def class_jobs_option(parser: argparse.ArgumentParser) -> None:
 def task_within(args: argparse.Namespace, limits: CountSettings) -> tuple[Task, CountSettings]:
     """The task a command line describes, built within the limits of `limits` (a hostile file
     can ask for minutes or gigabytes before any count), and those settings for the rest of the job."""
-    start = time.monotonic()
-    task = run_stoppable(task_from_args, args, **limits.limits(), what="reading the task")
-    return task, limits.after(time.monotonic() - start)
+    return within(limits, "reading the task", task_from_args, args)
 
 
 def task_from_args(args: argparse.Namespace) -> Task:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ..errors import LimitReached, RscountError
 from ..knowledge.loading import load_task
@@ -17,6 +19,8 @@ from .isolation import run_stoppable
 from .policy import count_task
 from .result import CountResult
 from .settings import DEFAULT_SETTINGS, CountSettings, Method
+
+T = TypeVar("T")
 
 
 def count(
@@ -33,15 +37,21 @@ def count(
     )
 
 
+def within(settings: CountSettings, what: str, fn: Callable[..., T], *args: Any) -> tuple[T, CountSettings]:
+    """fn(*args) run within the settings' limits (in a child process when there are any), and the
+    settings for the rest of the same job (the time left)."""
+    if not settings.limited:
+        return fn(*args), settings
+    start = time.monotonic()
+    result = run_stoppable(fn, *args, **settings.limits(), what=what)
+    return result, settings.after(time.monotonic() - start)
+
+
 def load_within(path: str | os.PathLike[str], settings: CountSettings) -> tuple[Task, CountSettings]:
     """The task file at `path`, read and checked within the settings' limits (a hostile file can
     ask for minutes of work or gigabytes before any count starts), and the settings for the rest
-    of the job (the time left)."""
-    if not settings.limited:
-        return load_task(path), settings
-    start = time.monotonic()
-    task = run_stoppable(load_task, path, **settings.limits(), what=f"reading {Path(path).name}")
-    return task, settings.after(time.monotonic() - start)
+    of the job."""
+    return within(settings, f"reading {Path(path).name}", load_task, path)
 
 
 @dataclass(frozen=True)
