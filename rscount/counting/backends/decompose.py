@@ -14,6 +14,7 @@ from ...progress import Progress
 from ...task.model import Mode
 from ..budget import UNBOUNDED, Budget
 from ..class_workers import ClassWorkers
+from ..group_tables import GroupTables
 from ..plan import Plan
 from ..problem import CountProblem
 from ..result import CountResult
@@ -87,29 +88,44 @@ class ClassCounter:
     def __init__(self, problem: CountProblem) -> None:
         self.coding = ValueMapCoding(problem.task, shared=problem.mode == Mode.OBJECTS)
         self.counter = ValueMapCounter(self.coding)
-        groups = self.coding.label_groups() if problem.mode == Mode.DISENTANGLED else []
-        self.groups = groups if len(groups) > 1 else []
+        self.groups = self.coding.label_groups() if problem.mode == Mode.DISENTANGLED else []
+        self.tables = GroupTables(self.coding, self.groups) if self.groups else None
         self.factors: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.by_table = 0
 
     def count(self, pi: tuple[int, ...]) -> int:
         """N(pi): the optimal maps with permutation pi."""
         coding = self.coding
         models = coding.unseen_factor(pi)
         if not self.groups:
-            models *= self.counter.count(pi)
+            return models * self.counter.count(pi)
+        if len(self.groups) == 1:  # every class feeds the one group differently: nothing to reuse
+            return models * self._factor(0, self.groups[0], pi)
         where = {j: i for i, j in enumerate(pi)}
         for g, group in enumerate(self.groups):
             key = (g, tuple(where[j] for j in group[1]))
             if key not in self.factors:
-                free = coding.num_vars - coding.group_vars(pi, group)
-                self.factors[key] = self.counter.count(pi, group) >> free
+                self.factors[key] = self._factor(g, group, pi)
             models *= self.factors[key]
             if not models:
                 break
         return models
 
+    def _factor(self, g: int, group: tuple[list[str], list[int]], pi: tuple[int, ...]) -> int:
+        """The factor of label group g with pi: by table where it fits, else by the counter."""
+        assert self.tables is not None
+        found = self.tables.factor(g, pi)
+        if found is not None:
+            self.by_table += 1
+            return found
+        free = self.coding.num_vars - self.coding.group_vars(pi, group)
+        return self.counter.count(pi, group) >> free
+
     def details(self) -> dict[str, Any]:
-        """What the result's details say about label groups."""
+        """What the result's details say about label groups and the factors counted by table."""
         if not self.groups:
             return {}
-        return {"label_groups": len(self.groups), "group_factors_counted": len(self.factors)}
+        found: dict[str, Any] = {"group_factors_by_table": self.by_table}
+        if len(self.groups) > 1:
+            found.update(label_groups=len(self.groups), group_factors_counted=len(self.factors))
+        return found

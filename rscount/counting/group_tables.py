@@ -1,0 +1,188 @@
+"""Label-group factors counted over a table of every value map of the group's concepts: with pi
+fixed, a support row constrains the value maps only through the values it shows (its pattern) and
+its labels, so each (pattern, labels) states one bit vector over the table, built once per task and
+shared by every class; a factor is the population count of the AND of its rows' vectors (SDD-OIA's
+stop/forward group, 4^9 value maps: about 0.3 ms against 7 ms for compiling its SDD)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..encoding.value_codes import ValueMapCoding
+from ..errors import TaskError
+from ..task.expressions import evaluate, normalise
+
+SPACE_LIMIT = 1 << 20  # value maps of one group a table may hold (a vector is SPACE_LIMIT / 8 bytes)
+LABEL_TABLE_LIMIT = 1 << 16  # predicted vectors of a group's concepts whose labels are tabulated
+CACHE_BYTES = 1 << 29  # bit vectors kept before the cache is emptied
+MISSING = -1  # the label id of a row whose labels no predicted vector of the group gives
+
+Group = tuple[list[str], list[int]]
+Signature = tuple[tuple[int, int], ...]  # per target of the group: (values seen at its source, |D_target|)
+
+
+@dataclass
+class _Layout:
+    """The table of value maps for one signature: digit (j, q) is the value f gives to the q-th seen
+    value of the concept feeding the group's j-th concept, in mixed radix."""
+
+    size: int
+    digits: list[list[NDArray[np.int32]]]
+
+
+class GroupTables:
+    """Factors of the label groups of a disentangled task (value maps not shared), or None where a
+    group's table would exceed SPACE_LIMIT or its labels cannot be tabulated: the caller then counts
+    that factor another way."""
+
+    def __init__(self, coding: ValueMapCoding, groups: list[Group]) -> None:
+        self.coding = coding
+        self.groups = groups
+        self._label_tables: dict[int, tuple[NDArray[np.int32], NDArray[np.int64]] | None] = {}
+        self._layouts: dict[Signature, _Layout] = {}
+        self._vectors: dict[tuple[Any, ...], NDArray[np.uint8]] = {}
+        self._bytes = 0
+
+    @cached_property
+    def _rows(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
+        """Per row and concept: the position of the row's value among the values the concept shows,
+        and its value number; per row: whether it is supervised."""
+        rows = self.coding.rows()
+        positions = [{v: q for q, v in enumerate(sorted(seen))} for seen in self.coding.seen]
+        shape = (len(rows), len(self.coding.sizes))
+        pattern = np.array([[positions[i][v] for i, v in enumerate(idx)] for _, idx, _, _ in rows])
+        value = np.array([idx for _, idx, _, _ in rows])
+        supervised = np.array([sup for _, _, sup, _ in rows], dtype=bool)
+        return pattern.reshape(shape).astype(np.int64), value.reshape(shape).astype(np.int64), supervised
+
+    def label_table(self, g: int) -> tuple[NDArray[np.int32], NDArray[np.int64]] | None:
+        """The label ids of group g (see _label_table) and the id of every row's labels, or None."""
+        if g not in self._label_tables:
+            table, ids = self._label_table(self.groups[g])
+            found = None
+            if table is not None:
+                names = list(self.coding.task.labels)
+                chosen = [names.index(n) for n in self.groups[g][0]]
+                rows = self.coding.rows()
+                labels = [ids.get(tuple(values[n] for n in chosen), MISSING) for *_, values in rows]
+                found = table, np.array(labels, dtype=np.int64)
+            self._label_tables[g] = found
+        return self._label_tables[g]
+
+    def _label_table(self, group: Group) -> tuple[NDArray[np.int32] | None, dict[tuple[Any, ...], int]]:
+        """The id of the group's label values for every vector of its concepts' value numbers
+        (mixed radix, first concept most significant), and the ids; None when too large or a label
+        is undefined somewhere (ids empty then)."""
+        task = self.coding.task
+        labels, targets = group
+        domains = [task.concepts[j].values for j in targets]
+        size = math.prod(len(d) for d in domains)
+        if size > LABEL_TABLE_LIMIT:
+            return None, {}
+        exprs = [task.labels[n] for n in labels]
+        base = {c.name: c.values[0] for c in task.concepts}
+        ids: dict[tuple[Any, ...], int] = {}
+        table = np.empty(size, dtype=np.int32)
+        for code in range(size):
+            rest, assignment = code, dict(base)
+            for j, domain in zip(reversed(targets), reversed(domains)):
+                rest, u = divmod(rest, len(domain))
+                assignment[task.concepts[j].name] = domain[u]
+            try:
+                values = tuple(normalise(evaluate(e, assignment)) for e in exprs)
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError, TaskError):
+                return None, {}
+            table[code] = ids.setdefault(values, len(ids))
+        return table, ids
+
+    def _layout(self, signature: Signature) -> _Layout:
+        if signature not in self._layouts:
+            size = math.prod(radix**seen for seen, radix in signature)
+            index = np.arange(size, dtype=np.int64)
+            digits, stride = [], size
+            for seen, radix in signature:
+                own = []
+                for _ in range(seen):
+                    stride //= radix
+                    own.append(((index // stride) % radix).astype(np.int32))
+                digits.append(own)
+            if len(self._layouts) > 64:
+                self._layouts.clear()
+            self._layouts[signature] = _Layout(size, digits)
+        return self._layouts[signature]
+
+    def factor(self, g: int, pi: tuple[int, ...]) -> int | None:
+        """Value maps of the concepts feeding group g that satisfy its rows with pi (over the values
+        the support shows), or None when this group is not counted by table."""
+        targets = self.groups[g][1]
+        where = {j: i for i, j in enumerate(pi)}
+        sources = [where[j] for j in targets]
+        sizes = self.coding.sizes
+        signature = tuple((len(self.coding.seen[s]), sizes[j]) for s, j in zip(sources, targets))
+        if math.prod(radix**seen for seen, radix in signature) > SPACE_LIMIT:
+            return None
+        labels = self.label_table(g)
+        if labels is None:
+            return None
+        layout = self._layout(signature)
+        keys = self._row_keys(labels[1], sources, targets)
+        if not keys:
+            return layout.size
+        acc: NDArray[np.uint8] | None = None
+        for key in keys:
+            vector = self._vector((g, signature, key), labels[0], layout)
+            acc = vector.copy() if acc is None else np.bitwise_and(acc, vector, out=acc)
+            if not acc.any():
+                return 0
+        assert acc is not None
+        return int(np.bitwise_count(acc).sum(dtype=np.int64))
+
+    def _row_keys(
+        self, labels: NDArray[np.int64], sources: list[int], targets: list[int]
+    ) -> set[tuple[Any, ...]]:
+        """One key per distinct constraint the rows state on the group: (False, pattern, label id)
+        for a row, (True, pattern, target values) for a supervised row."""
+        all_patterns, all_values, supervised = self._rows
+        pattern = all_patterns[:, sources]
+        keys: set[tuple[Any, ...]] = set()
+        plain = ~supervised
+        for row, label in zip(pattern[plain].tolist(), labels[plain].tolist()):
+            keys.add((False, tuple(row), label))
+        if supervised.any():
+            values = all_values[supervised][:, targets]
+            for row, target in zip(pattern[supervised].tolist(), values.tolist()):
+                keys.add((True, tuple(row), tuple(target)))
+        return keys
+
+    def _vector(
+        self, full: tuple[int, Signature, tuple[Any, ...]], table: NDArray[np.int32], layout: _Layout
+    ) -> NDArray[np.uint8]:
+        """The packed bits, over the layout's value maps, of those that satisfy one row key of a
+        group (`full`: group, signature, key), its label table given."""
+        if full not in self._vectors:
+            _, signature, (supervised, row, last) = full
+            if supervised:
+                match = np.ones(layout.size, dtype=bool)
+                for j, (q, target) in enumerate(zip(row, last)):
+                    match &= layout.digits[j][q] == target
+            elif last == MISSING:
+                match = np.zeros(layout.size, dtype=bool)
+            else:
+                code = np.zeros(layout.size, dtype=np.int32)
+                for j, q in enumerate(row):
+                    code *= signature[j][1]
+                    code += layout.digits[j][q]
+                match = table[code] == last
+            vector = np.packbits(match)
+            if self._bytes + vector.nbytes > CACHE_BYTES:
+                self._vectors.clear()
+                self._bytes = 0
+            self._vectors[full] = vector
+            self._bytes += vector.nbytes
+        return self._vectors[full]
