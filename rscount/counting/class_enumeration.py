@@ -47,9 +47,10 @@ def orbit_size(blocks: Sequence[Sequence[int]], families: Sequence[Sequence[int]
     )
 
 
-def permutation_of(model: set[int], matrix: Matrix) -> tuple[int, ...]:
-    """The permutation a model sets (matrix[i][perm[i]] true)."""
-    return tuple(next(j for j, x in enumerate(row) if x in model) for row in matrix)
+def permutation_of(model: Sequence[int], matrix: Matrix) -> tuple[int, ...]:
+    """The permutation a solver's model (its list: entry v - 1 is v or -v) sets (matrix[i][perm[i]]
+    true); read by index, as building a set of the whole model took a third of the class search."""
+    return tuple(next(j for j, x in enumerate(row) if model[x - 1] > 0) for row in matrix)
 
 
 def leaders(
@@ -66,7 +67,7 @@ def leaders(
         return
     with Solver(name="cadical195", bootstrap_with=clauses + symmetry) as solver:
         while solver.solve():
-            model = {lit for lit in solver.get_model() if lit > 0}
+            model = solver.get_model() or []
             perms = tuple(permutation_of(model, m) for m in matrices)
             yield perms
             solver.add_clause(_blocking(matrices, perms))
@@ -105,7 +106,7 @@ def _lazy_leaders(
     active = set(selector[::step])
     with Solver(name="cadical195", bootstrap_with=guarded + symmetry) as solver:
         while solver.solve(assumptions=sorted(active)):
-            model = {lit for lit in solver.get_model() if lit > 0}
+            model = solver.get_model() or []
             perms = tuple(permutation_of(model, m) for m in matrices)
             blocking = _blocking(matrices, perms)
             if solver.solve(assumptions=[-lit for lit in blocking] + selector):
