@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from bruteforce import brute_force_objects
+from bruteforce import brute_force_count, brute_force_objects
 from conftest import REPO
 
 from rscount import count
 from rscount.errors import RscountError
 from rscount.knowledge.loading import load_task
+from rscount.task.rsbench import task_from_config
 
 CONFIGS = REPO / "tests" / "configs"
 
@@ -81,4 +82,72 @@ def test_malformed_configs_name_the_field(tmp_path, change, message):
     path = tmp_path / "bad.yaml"
     path.write_text(yaml.safe_dump(data))
     with pytest.raises(RscountError, match=message):
+        load_task(path)
+
+
+def _brute_force(task) -> int:
+    rows = list(task.support.rows)
+    return brute_force_count([c.values for c in task.concepts], task.label_of, rows, set())
+
+
+@pytest.mark.parametrize("name", ["mnlogic-every-field", "mnmath-every-field"])
+def test_configs_with_every_rsbench_field_count_like_the_brute_force(name):
+    task = load_task(CONFIGS / f"{name}.yaml")
+    assert any(note.startswith("not used by the count (data generation only): ") for note in task.notes)
+    assert count(task, "exact").count == _brute_force(task)
+
+
+def test_mnmath_combinations_hold_the_digits_of_every_equation_in_order():
+    task = load_task(CONFIGS / "mnmath-every-field.yaml")
+    assert task.names == ["a_1", "b_1", "a_2", "b_2"]
+    assert task.support.rows == ((1, 0, 2, 1), (2, 2, 1, 0), (0, 1, 1, 2))
+    assert task.label_of((1, 0, 2, 1)) == (1, 2)  # a + 2b with (1, 0); a * b with (2, 1)
+
+
+@pytest.mark.parametrize("name", ["kandlogic-nested", "clevr-two-objects"])
+def test_object_configs_count_like_a_brute_force_over_object_maps(name):
+    task = load_task(CONFIGS / f"{name}.yaml")
+    attributes = [list(values) for _, values in task.objects.attributes]
+    rows = list(task.support.rows)
+    expected = brute_force_objects(task.objects.count, attributes, task.label_of, rows, set())
+    assert count(task, "exact", "objects").count == expected
+
+
+def test_kandlogic_nested_combinations_are_figures_of_primitives():
+    task = load_task(CONFIGS / "kandlogic-nested.yaml")
+    assert task.support.rows[0] == ("circle", "red", "square", "red", "square", "blue", "square", "red")
+    assert task.label_of(task.support.rows[0]) == (1,)  # figure 1: same colour, different shapes
+
+
+def test_clevr_config_takes_objects_from_the_symbols_and_domains_from_the_generator(tmp_path):
+    data = yaml.safe_load((CONFIGS / "clevr-two-objects.yaml").read_text())
+    for key in ("colors", "shapes", "materials", "sizes", "combinations_in_distribution"):
+        del data[key]
+    path = tmp_path / "clevr.yaml"
+    path.write_text(yaml.safe_dump(data))
+    task = load_task(path)
+    assert task.objects.count == 2
+    assert [a for a, _ in task.objects.attributes] == ["color", "shape", "material", "size"]
+    assert dict(task.objects.attributes)["shape"] == ("cube", "star", "toroid")
+    assert task.support.exhaustive and task.support.size == (2 * 3 * 2 * 3) ** 2
+    assert any("(the generator's)" in note for note in task.notes)
+    assert any("no combinations_in_distribution" in note for note in task.notes)
+
+
+def test_mnlogic_xor_rule_without_symbols_names_the_digits_as_the_generator():
+    task = task_from_config({"n_digits": 28, "xor_rule": True}, "xor28")
+    assert task.names[:3] == ["a", "b", "c"] and task.names[25:] == ["z", "aa", "ab"]
+
+
+def test_check_lists_the_fields_not_used_by_the_count(cli):
+    out = cli("check", str(CONFIGS / "mnlogic-every-field.yaml"))
+    lines = [line for line in out.out.splitlines() if "not used by the count" in line]
+    assert len(lines) == 1
+    assert "mnist_path, ood_prop, prop_in_distribution, test_prop, use_mnist, val_prop" in lines[0]
+
+
+def test_an_unknown_field_names_the_nearest_known_one(tmp_path):
+    path = tmp_path / "typo.yaml"
+    path.write_text("n_digits: 3\nxor_rule: true\nood_prpo: 0.2\n")
+    with pytest.raises(RscountError, match=r"unknown field 'ood_prpo' .*did you mean 'ood_prop'\?"):
         load_task(path)

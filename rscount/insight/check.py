@@ -178,7 +178,7 @@ def check(task: Task, settings: CountSettings | None = None, progress: Progress 
 def validate(task: Task) -> list[Finding]:
     """What a task file's loading did not already refuse: where the support came from, knowledge
     that ignores a concept, concepts and labels that never vary in training."""
-    findings = [Finding(INFO, _knowledge_note(task))]
+    findings = [Finding(INFO, _knowledge_note(task)), *(Finding(INFO, note) for note in task.notes)]
     about = describe(task)
     source = task.support.source
     if source:

@@ -108,6 +108,7 @@ class Task:
     mode: Mode = None  # type: ignore[assignment]  # None: the default for the task, set below
     expect: Mapping[str, int] = field(default_factory=dict)
     constraints: Constraints | None = None
+    notes: tuple[str, ...] = ()  # what reading the task's file decided or left out, shown by `check`
 
     def __post_init__(self) -> None:
         if self.mode is None:
