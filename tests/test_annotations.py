@@ -124,5 +124,5 @@ def test_a_missing_annotation_file_is_a_user_error(cli, tmp_path):
 def test_file_support_takes_no_other_keys(tmp_path):
     write_csv(tmp_path / "train.csv", examples(5))
     (tmp_path / "t.yaml").write_text(TASK.format(support="{file: train.csv, seed: 1}"))
-    with pytest.raises(RscountError, match=r"support: expected \{file: PATH\} alone"):
+    with pytest.raises(RscountError, match=r"support: unknown key 'seed' \(known: file, format, task\)"):
         load_task(tmp_path / "t.yaml")

@@ -65,7 +65,7 @@ def _same(cell: str, value: Any) -> bool:
     return text == str(value)
 
 
-def _value(cell: Any, concept: Concept, path: Path, line: int) -> Any:
+def value_of(cell: Any, concept: Concept, path: Path, line: int | None) -> Any:
     """The domain value a cell names (by its text, so CSV's '3' is 3; true/false for Booleans)."""
     if isinstance(cell, bool):
         if concept.values != (0, 1):
@@ -97,10 +97,10 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def _records(path: Path) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+def _records(path: Path, json_lines: bool) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     """(column names, [(line number, record)]) of a CSV or JSON-lines file."""
     text = read_text(path)
-    if path.suffix.lower() in JSON_LINES:
+    if json_lines:
         records, columns = [], {}
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
@@ -134,9 +134,12 @@ def _records(path: Path) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     return header, records
 
 
-def read_annotations(path: Path, concepts: Sequence[Concept], label_names: Sequence[str]) -> Annotations:
-    """Read an annotation file; every concept needs a column, every value must be in its domain."""
-    columns, records = _records(path)
+def read_annotations(
+    path: Path, concepts: Sequence[Concept], label_names: Sequence[str], json_lines: bool | None = None
+) -> Annotations:
+    """Read an annotation file (JSON lines when `json_lines`, by extension when None); every concept
+    needs a column, every value must be in its domain."""
+    columns, records = _records(path, path.suffix.lower() in JSON_LINES if json_lines is None else json_lines)
     missing = [c.name for c in concepts if c.name not in columns]
     if missing:
         raise AnnotationError(
@@ -152,7 +155,7 @@ def read_annotations(path: Path, concepts: Sequence[Concept], label_names: Seque
         absent = [c.name for c in concepts if record.get(c.name) in (None, "")]
         if absent:
             raise AnnotationError(str(path), f"no value for concept {quote(absent[0])}", number)
-        rows.append(tuple(_value(record[c.name], c, path, number) for c in concepts))
+        rows.append(tuple(value_of(record[c.name], c, path, number) for c in concepts))
         lines.append(number)
         for name in label_columns:
             labels[name].append(str(int(record[name]) if isinstance(record[name], bool) else record[name]))

@@ -17,6 +17,7 @@ from ..errors import CapExceeded, FormatError, TaskError, TaskFileError, quote
 from ..limits import CONCEPTS
 from . import dimacs
 from .annotations import SHOWN, Annotations, read_annotations
+from .benchmark_files import FORMATS, detect_format, read_clevr, read_kandy
 from .constraints import Constraints
 from .expectations import parse_expect
 from .expressions import Expr, parse
@@ -110,7 +111,7 @@ def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task
         concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())
     else:
         concepts = objects.concepts()
-    support, files = _support(data, concepts, [str(n) for n in data["labels"]], base)
+    support, files = _support(data, concepts, [str(n) for n in data["labels"]], base, objects)
     constraints = None
     if "knowledge" in data:
         constraints = _constraints(data, concepts)
@@ -139,8 +140,41 @@ def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task
     return task
 
 
+def _annotation_file(
+    key: str,
+    spec: Mapping[str, Any],
+    concepts: Sequence[Concept],
+    label_names: list[str],
+    objects: Objects | None,
+    base: Path,
+) -> Annotations:
+    """The annotation file of `{file: PATH, format: F, task: N}` (format detected when omitted)."""
+    extra = sorted(set(spec) - {"file", "format", "task"})
+    if extra:
+        raise TaskError(key, f"unknown key {quote(extra[0])} (known: file, format, task)")
+    path = base / str(spec["file"])
+    kind = spec.get("format") or detect_format(path, read_text(path))
+    if kind not in FORMATS:
+        raise TaskError(f"{key}.format", f"{quote(kind)} is not one of {', '.join(FORMATS)}")
+    if "task" in spec and kind != "kandy":
+        raise TaskError(f"{key}.task", "selects the rows of one task_id of a KANDY annotations.csv only")
+    if kind in ("csv", "jsonl"):
+        return read_annotations(path, concepts, label_names, kind == "jsonl")
+    if objects is None:
+        raise TaskError(key, f"a {kind} file describes objects: the task needs an objects: section")
+    if kind == "clevr":
+        return read_clevr(path, objects)
+    if len(label_names) != 1:
+        raise TaskError(key, "a KANDY annotations.csv gives one label: the task needs exactly one")
+    return read_kandy(path, objects, label_names[0], spec.get("task"))
+
+
 def _support(
-    data: Mapping[str, Any], concepts: Sequence[Concept], label_names: list[str], base: Path
+    data: Mapping[str, Any],
+    concepts: Sequence[Concept],
+    label_names: list[str],
+    base: Path,
+    objects: Objects | None = None,
 ) -> tuple[Support, list[Annotations]]:
     """The support and supervision sections, and the annotation files they read."""
     files: dict[str, Annotations] = {}
@@ -148,10 +182,8 @@ def _support(
     for key, default in (("support", "exhaustive"), ("concept_supervision", None)):
         spec = data.get(key, default)
         if isinstance(spec, dict) and "file" in spec:
-            if set(spec) != {"file"}:
-                raise TaskError(key, f"expected {{file: PATH}} alone, got keys {sorted(spec)}")
             try:
-                files[key] = read_annotations(base / str(spec["file"]), concepts, label_names)
+                files[key] = _annotation_file(key, spec, concepts, label_names, objects, base)
             except FormatError as exc:
                 raise TaskError(key, str(exc)) from None
             spec = files[key].distinct

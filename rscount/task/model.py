@@ -20,6 +20,7 @@ from ..limits import VALUES
 from .constraints import Constraints
 from .expressions import OPS, Expr, evaluate, free_names, normalise, parse
 from .support import Support
+from .tables import table_rows
 
 Value = int | str  # a concept value (Booleans are 0/1)
 
@@ -168,6 +169,12 @@ class Task:
             supervised = [r for r in self.support.supervised if members is None or r in members]
         support = Support(self.names, self.domains, support.given_rows(), list(supervised))
         return dataclasses.replace(self, support=support)
+
+    def with_annotations(self, data: Any, indices: bool = False) -> Task:
+        """This task with the support a training pipeline's annotations give: a numpy array (examples
+        x concepts, concept order) or a pandas DataFrame (a column per concept), of values, or of
+        value positions with `indices`; values outside a domain are named with their row."""
+        return self.with_support(table_rows(data, self.names, self.domains, indices))
 
     def with_supervision(self, rows: Iterable[Sequence[Any]]) -> Task:
         """This task with exactly `rows` concept-supervised (rows of its support)."""

@@ -1,0 +1,200 @@
+"""Supports read from the benchmarks' own annotation files, for tasks with `objects:`:
+
+- KANDY's `annotations.csv` (columns filename, task_id, label, supervised, symbol; seed 001): the
+  `symbol` cell is a tree such as `stack([diag_ul_lr([{"shape": ..., "color": ...}, ...]), {...}])`,
+  parsed here as data (never evaluated); its leaves, left to right, are the task's objects, and
+  operators are not concepts of the bundled tasks, so they are skipped. `task: N` keeps the rows of
+  one task_id; a row whose `supervised` cell is 0 has no label in training, so it constrains no map
+  and is left out. The `label` cell is checked against the knowledge.
+- CLEVR-style scene JSON (`{"scenes": [{"objects": [{"color": ..., "shape": ..., ...}]}]}`): each
+  scene's objects, in the order listed, are the task's objects.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import AnnotationError, quote, short
+from ..limits import DEPTH
+from .annotations import Annotations, value_of
+from .inputs import read_text
+from .model import Objects
+
+KANDY_COLUMNS = ("filename", "task_id", "label", "supervised", "symbol")
+FORMATS = ("csv", "jsonl", "kandy", "clevr")
+TOKEN = re.compile(
+    r'\s*(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<string>"(?:[^"\\]|\\.)*"|\'[^\']*\')'
+    r"|(?P<number>-?[0-9]+(?:\.[0-9]+)?)|(?P<punct>[()\[\]{},:]))"
+)
+
+
+def detect_format(path: Path, text: str) -> str:
+    """`kandy`, `clevr`, `jsonl` or `csv`, from the content (and the extension for JSON lines)."""
+    head = text.lstrip()[:4096]
+    if head.startswith("{") and re.match(r'\{\s*"(info|scenes)"', head):
+        return "clevr"
+    first = head.splitlines()[0] if head else ""
+    if [c.strip() for c in first.split(",")] == list(KANDY_COLUMNS):
+        return "kandy"
+    return "jsonl" if path.suffix.lower() in (".jsonl", ".ndjson") or head.startswith("{") else "csv"
+
+
+def _tokens(text: str, where: str) -> list[tuple[str, str]]:
+    tokens, position = [], 0
+    while position < len(text.rstrip()):
+        found = TOKEN.match(text, position)
+        if not found or found.end() == position:
+            raise ValueError(f"{where}: unexpected {quote(text[position : position + 20])}")
+        kind = found.lastgroup or ""
+        tokens.append((kind, found.group(kind)))
+        position = found.end()
+    return tokens
+
+
+def symbol_leaves(text: str) -> list[dict[str, Any]]:
+    """The leaves (attribute mappings) of a KANDY symbol tree, left to right; operators skipped.
+    A small recursive-descent reader over a token list: names, strings, numbers, (), [], {}."""
+    tokens = _tokens(text, "symbol")
+    leaves: list[dict[str, Any]] = []
+    position = 0
+
+    def take(expected: str | None = None) -> tuple[str, str]:
+        nonlocal position
+        if position >= len(tokens):
+            raise ValueError("symbol: ends too early")
+        kind, value = tokens[position]
+        if expected is not None and value != expected:
+            raise ValueError(f"symbol: expected {expected!r}, got {quote(value)}")
+        position += 1
+        return kind, value
+
+    def peek() -> str | None:
+        return tokens[position][1] if position < len(tokens) else None
+
+    def items(close: str, depth: int, mapping: bool) -> Any:
+        found: dict[str, Any] = {}
+        listed: list[Any] = []
+        while peek() != close:
+            if mapping:
+                key = term(depth)
+                take(":")
+                if not isinstance(key, str):
+                    raise ValueError("symbol: a mapping key is not a string")
+                found[key] = term(depth)
+            else:
+                listed.append(term(depth))
+            if peek() == ",":
+                take(",")
+            elif peek() != close:
+                raise ValueError(f"symbol: expected ',' or {close!r}, got {quote(peek())}")
+        take(close)
+        return found if mapping else listed
+
+    def term(depth: int) -> Any:
+        if depth > DEPTH.value:
+            raise ValueError("symbol: nested too deeply")
+        kind, value = take()
+        if kind == "string":
+            return value[1:-1]
+        if kind == "number":
+            return value
+        if kind == "name":
+            if peek() == "(":
+                take("(")
+                items(")", depth + 1, False)  # an operator: its arguments' leaves are recorded
+            return value
+        if value == "[":
+            return items("]", depth + 1, False)
+        if value == "{":
+            leaf = items("}", depth + 1, True)
+            leaves.append(leaf)
+            return leaf
+        raise ValueError(f"symbol: unexpected {quote(value)}")
+
+    term(0)
+    if position != len(tokens):
+        raise ValueError(f"symbol: unexpected {quote(tokens[position][1])} after the tree")
+    return leaves
+
+
+def _object_row(
+    objects: Objects, leaves: Sequence[Any], path: Path, line: int | None, what: str
+) -> tuple[Any, ...]:
+    if len(leaves) != objects.count:
+        raise AnnotationError(
+            str(path), f"{what} has {len(leaves)} objects, but the task has {objects.count}", line
+        )
+    row = []
+    concepts = iter(objects.concepts())
+    for n, leaf in enumerate(leaves, 1):
+        if not isinstance(leaf, dict):
+            raise AnnotationError(str(path), f"object {n} of {what} is not a mapping", line)
+        for attribute, _ in objects.attributes:
+            concept = next(concepts)
+            if attribute not in leaf:
+                raise AnnotationError(str(path), f"object {n} of {what} has no {quote(attribute)}", line)
+            row.append(value_of(leaf[attribute], concept, path, line))
+    return tuple(row)
+
+
+def read_kandy(path: Path, objects: Objects, label: str, task_id: Any) -> Annotations:
+    """The rows of one task of a KANDY annotations.csv (all rows when `task_id` is None)."""
+    reader = csv.reader(read_text(path).splitlines())
+    header = [h.strip() for h in next(reader, [])]
+    missing = [c for c in KANDY_COLUMNS if c not in header]
+    if missing:
+        raise AnnotationError(
+            str(path),
+            f"no column {quote(missing[0])} (a KANDY annotations.csv has {', '.join(KANDY_COLUMNS)})",
+            1,
+        )
+    lines, rows, labels = [], [], []
+    for cells in reader:
+        if not any(cell.strip() for cell in cells):
+            continue
+        line = reader.line_num
+        if len(cells) != len(header):
+            raise AnnotationError(str(path), f"{len(cells)} cells, but the header has {len(header)}", line)
+        record = dict(zip(header, cells))
+        if task_id is not None and record["task_id"].strip() != str(task_id):
+            continue
+        if record["supervised"].strip().lower() in ("0", "false"):
+            continue
+        try:
+            leaves = symbol_leaves(record["symbol"])
+        except (ValueError, RecursionError) as exc:
+            raise AnnotationError(str(path), short(str(exc)), line) from None
+        rows.append(_object_row(objects, leaves, path, line, "the symbol"))
+        lines.append(line)
+        labels.append(record["label"].strip())
+    if not rows:
+        which = "" if task_id is None else f" of task {quote(task_id)}"
+        raise AnnotationError(str(path), f"no labelled rows{which} (the support would be empty)")
+    return Annotations(
+        path, lines, rows, {label: labels}, [c for c in header if c not in ("label", "symbol")]
+    )
+
+
+def read_clevr(path: Path, objects: Objects) -> Annotations:
+    """The scenes of a CLEVR-style scene JSON, one row per scene (its position as the line)."""
+    try:
+        data = json.loads(read_text(path))
+    except (ValueError, RecursionError) as exc:
+        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        raise AnnotationError(str(path), f"invalid JSON: {why}") from None
+    scenes = data.get("scenes") if isinstance(data, dict) else None
+    if not isinstance(scenes, list) or not scenes:
+        raise AnnotationError(str(path), 'expected {"scenes": [{"objects": [...]}, ...]} with scenes')
+    lines, rows = [], []
+    for n, scene in enumerate(scenes, 1):
+        listed = scene.get("objects") if isinstance(scene, dict) else None
+        if not isinstance(listed, list):
+            raise AnnotationError(str(path), f"scene {n} has no objects list")
+        rows.append(_object_row(objects, listed, path, None, f"scene {n}"))
+        lines.append(n)
+    return Annotations(path, lines, rows, {}, [])
