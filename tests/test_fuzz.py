@@ -1156,6 +1156,80 @@ def annotation_cases(draw: st.DrawFn) -> Case:
     return Case({"task.yaml": to_yaml(task), name: data}, [command, "task.yaml", *COUNTING])
 
 
+OBJECT_TASK = {
+    "objects": {"count": 2, "attributes": {"shape": ["square", "circle"], "color": ["red", "blue"]}},
+    "labels": {"y": "Ne(shape_1, shape_2)"},
+}
+LEAVES = ['{"shape": "square", "color": "red"}', '{"shape": "circle", "color": "blue"}']
+SYMBOL_PIECES = [
+    *LEAVES,
+    "stack(",
+    "side_by_side([",
+    "[",
+    "]",
+    ")",
+    "{",
+    "}",
+    ",",
+    ":",
+    '"shape"',
+    "'red'",
+    "__import__('os')",
+    ".system",
+    "lambda x: x",
+    "1" * 5000,
+    "[" * 5000,
+    "\\",
+    '"',
+    "\x00",
+]
+
+
+@st.composite
+def symbol_text(draw: st.DrawFn) -> str:
+    """A KANDY symbol cell: a well-formed tree, or pieces of trees and hostile tokens run together."""
+    if draw(st.booleans()):
+        return f"stack([{draw(st.sampled_from(LEAVES))}, {draw(st.sampled_from(LEAVES))}])"
+    return "".join(draw(st.lists(st.sampled_from(SYMBOL_PIECES), max_size=8)))
+
+
+@st.composite
+def benchmark_file_cases(draw: st.DrawFn) -> Case:
+    """KANDY annotations.csv and CLEVR scene JSON files, well-formed or damaged, as supports."""
+    if draw(st.booleans()):
+        rows = [
+            f"i.png,{draw(st.sampled_from(['1', '2', 'x', '']))},{draw(st.sampled_from(['0', '1', '2']))},"
+            f'{draw(st.sampled_from(["0", "1"]))},"{draw(symbol_text()).replace(chr(34), chr(34) * 2)}"'
+            for _ in range(draw(st.integers(0, 4)))
+        ]
+        text = "filename,task_id,label,supervised,symbol\n" + "\n".join(rows)
+        name, extra = (
+            "annotations.csv",
+            draw(st.sampled_from([{}, {"task": 1}, {"task": "x"}, {"format": "kandy"}])),
+        )
+    else:
+        scene = draw(
+            st.sampled_from(
+                [
+                    '{"objects": [' + LEAVES[0] + ", " + LEAVES[1] + "]}",
+                    '{"objects": [' + LEAVES[0] + "]}",
+                    '{"objects": [{"shape": "cube", "color": "red"}, ' + LEAVES[1] + "]}",
+                    '{"objects": {}}',
+                    "[]",
+                    '{"objects": [' + "[" * 3000 + "]" * 3000 + "]}",
+                ]
+            )
+        )
+        text = '{"scenes": [' + ", ".join([scene] * draw(st.integers(0, 3))) + "]}"
+        name, extra = "scenes.json", draw(st.sampled_from([{}, {"format": "clevr"}, {"task": 1}]))
+    task = {**OBJECT_TASK, "support": {"file": name, **extra}}
+    data = draw(raw_transform(text.encode("utf-8")))
+    return Case(
+        {"task.yaml": to_yaml(task), name: data},
+        [draw(st.sampled_from(["count", "check"])), "task.yaml", *COUNTING],
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # The generic promises, over every kind of input
 
@@ -1175,6 +1249,12 @@ def test_hostile_expressions_keep_the_promises(case):
 @settings(PROFILE, max_examples=examples(60))
 @given(dimacs_cases())
 def test_hostile_dimacs_keeps_the_promises(case):
+    check_case(case)
+
+
+@settings(PROFILE, max_examples=examples(40))
+@given(benchmark_file_cases())
+def test_hostile_benchmark_annotation_files_keep_the_promises(case):
     check_case(case)
 
 
