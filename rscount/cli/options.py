@@ -99,7 +99,8 @@ def counting_options(parser: argparse.ArgumentParser, timeout: float | None = No
         "--mode",
         choices=list(Mode),
         help="disentangled: maps (pi, f) as rsbench countrss; joint: any map D -> D (eq. 7); objects: "
-        "object and attribute permutations with one value map per attribute shared by all objects "
+        "object and attribute permutations with one value map per attribute shared by all objects; "
+        "jrs: pairs (concept map, learned inference layer), joint reasoning shortcuts "
         "(default: the task file's mode:, else objects for tasks with objects:, else disentangled)",
     )
     method = how.add_mutually_exclusive_group()

@@ -12,6 +12,7 @@ from ..task.model import Mode, Task
 from .backends import BACKENDS
 from .budget import Budget, BudgetExceeded, TooManyClasses
 from .closed_forms import closed_form
+from .jrs import count_jrs
 from .problem import CountProblem
 from .result import CountResult
 from .settings import DEFAULT_SETTINGS, CountSettings, Method
@@ -134,6 +135,10 @@ def count_task(
     one applies; otherwise encode (unless `encoding` is given) and run the backend. Why no closed
     form applied is in the result's details (`closed_forms_inapplicable`)."""
     mode = settings.mode_for(task)
+    if mode == Mode.JRS:
+        if settings.method not in (Method.AUTO, Method.CLOSED_FORM):
+            raise NotApplicable(f"the jrs mode is counted by its own sum, not by {settings.method}")
+        return count_jrs(task)
     reasons: list[str] = []
     if settings.method in (Method.AUTO, Method.CLOSED_FORM):
         start = time.perf_counter()

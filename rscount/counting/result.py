@@ -27,7 +27,10 @@ class CountResult:
 
     @property
     def shortcuts(self) -> int:
-        """Optimal maps other than the intended one (an estimate when the count is approximate)."""
+        """Optimal maps other than the intended one (an estimate when the count is approximate); in
+        the jrs mode, pairs other than the intended ones."""
+        if "joint_shortcuts" in self.details:
+            return int(self.details["joint_shortcuts"])
         return max(self.count - 1, 0)
 
     def to_dict(self) -> dict[str, Any]:

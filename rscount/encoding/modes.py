@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..errors import NotApplicable
 from ..progress import Progress
 from ..task.model import Mode, Task
 from .concept_maps import encode_maps
@@ -19,4 +20,9 @@ ENCODERS: dict[Mode, Callable[[Task, Progress | None], Encoding]] = {
 
 def encode(task: Task, mode: Mode | None = None, progress: Progress | None = None) -> Encoding:
     """The CNF of `task` in counting mode `mode` (default: the task's own)."""
-    return ENCODERS[Mode.parse(mode or task.mode)](task, progress)
+    chosen = Mode.parse(mode or task.mode)
+    if chosen not in ENCODERS:
+        raise NotApplicable(
+            f"the {chosen} mode has no CNF: it is counted by its own sum (docs/closed-forms.md)"
+        )
+    return ENCODERS[chosen](task, progress)

@@ -56,7 +56,7 @@ def to_json(record: Any) -> str:
         return json.dumps(record)
 
 
-PROMOTED = ("auto", "closed_form", "formula", "closed_forms_inapplicable")
+PROMOTED = ("auto", "closed_form", "formula", "closed_forms_inapplicable", "intended", "joint_shortcuts")
 
 
 @dataclass
@@ -136,8 +136,8 @@ def count_record(task: Task, result: CountResult, mode: Mode | None = None) -> C
         count_expression=result.details.get("expression"),
         exact=result.exact,
         method=str(result.method),
-        shortcuts=result.count - 1 if result.exact and writable else None,
-        has_shortcuts=result.count > 1,
+        shortcuts=result.shortcuts if result.exact and writable else None,
+        has_shortcuts=result.shortcuts > 0,
         seconds=round(result.seconds, 6),
         variables=size.get("variables"),
         clauses=size.get("clauses"),

@@ -30,7 +30,24 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
     (with `verbose`, also why no closed form applied)."""
     count = record.count
     lines = []
-    if record.exact and count is None:
+    if "intended" in record.promoted:
+        intended, joint = record.promoted["intended"], record.promoted["joint_shortcuts"]
+        shown = (
+            number(count)
+            if count is not None
+            else f"{record.count_expression} ({record.count_digits} digits)"
+        )
+        lines.append(f"pairs (concept map, inference layer) that fit every training label: {shown}")
+        lines.append(
+            f"  intended: {number(intended)} (each bijective concept map with the knowledge it implies)"
+        )
+        verdict = (
+            "the concepts and the inference layer are jointly identifiable"
+            if not joint
+            else "joint shortcuts"
+        )
+        lines.append(f"joint reasoning shortcuts: {number(joint)} ({verdict})")
+    elif record.exact and count is None:
         lines.append(f"optimal concept maps: {record.count_expression} ({record.count_digits} digits)")
         lines.append("reasoning shortcuts: that count minus 1 (the task admits reasoning shortcuts)")
     elif record.exact and count is not None:
@@ -58,7 +75,9 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
     how = f"method: {record.method} ({'exact' if record.exact else 'approximate'})"
     promoted = record.promoted
     if "closed_form" in promoted:
-        how += f": {promoted['closed_form']}, {promoted['formula']} = {record.count_expression}"
+        how += f": {promoted['closed_form']}, {promoted['formula']}"
+        if record.count_expression is not None:
+            how += f" = {record.count_expression}"
     if "auto" in promoted:
         how += f", chosen as: {promoted['auto']}"
     lines.append(how + f"; {record.seconds:.2f} s")

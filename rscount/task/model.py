@@ -31,6 +31,7 @@ class Mode(StrEnum):
     DISENTANGLED = "disentangled"  # maps (pi, f), as rsbench's countrss
     JOINT = "joint"  # any map D -> D (eq. 7 of the rsbench paper)
     OBJECTS = "objects"  # object and attribute permutations, value maps shared by all objects
+    JRS = "jrs"  # pairs (concept map, learned inference layer): joint reasoning shortcuts
 
     @classmethod
     def parse(cls, name: Any, where: str = "mode") -> Mode:

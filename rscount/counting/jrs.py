@@ -1,0 +1,248 @@
+"""Joint reasoning shortcuts (shared/design/counting.md): pairs (concept map A, inference layer B)
+with B(A(c)) = y(c) on the support. A = (object permutation sigma, attribute permutation V, value
+maps g_v over all values of each attribute, shared by all objects); B labels every active predicted
+vector. An A contributes classes^(active - distinct A(S)) when no two support rows with different
+labels meet under it, else 0.
+
+Counted without listing A (docs/closed-forms.md): sigma and V permute coordinates, so which rows
+meet and how many vectors are active depend only on the kernel of each g_v (the partition of D_v it
+induces); the sum runs over partitions of the values the support shows, unseen values joining a
+block or forming new ones, and the choices of (sigma, V, g) with those kernels are counted by
+formula (n! times a permanent of falling factorials). Concept supervision (A must fix each
+supervised row) ties A to concrete values, so there A is enumerated, up to ENUMERATE_LIMIT maps."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator, Sequence
+from functools import cache
+from itertools import permutations, product
+from typing import Any
+
+from ..errors import NotApplicable
+from ..knowledge.labels import label_values
+from ..limits import POWER_BITS
+from ..task.model import Task
+from .result import CountResult
+from .settings import Method
+
+ENUMERATE_LIMIT = 1_000_000  # concept maps A listed one by one when the task has concept supervision
+PARTITION_LIMIT = 2_000_000  # combinations of kernels summed over
+
+
+def _structure(task: Task) -> tuple[int, list[tuple[Any, ...]]]:
+    """(objects, attribute domains): a task without objects is one object of its concepts."""
+    if task.objects is not None:
+        return task.objects.count, [values for _, values in task.objects.attributes]
+    return 1, [c.values for c in task.concepts]
+
+
+def label_classes(task: Task) -> int:
+    """The classes an inference layer chooses from: tuples of the labels' values."""
+    return math.prod(len(values) for values in label_values(task).values())
+
+
+def _partitions(items: Sequence[Any]) -> Iterator[tuple[dict[Any, int], int]]:
+    """Every set partition of `items` as (item -> block number, number of blocks)."""
+    if not items:
+        yield {}, 0
+        return
+    blocks = [0] * len(items)
+
+    def go(i: int, used: int) -> Iterator[tuple[dict[Any, int], int]]:
+        if i == len(items):
+            yield dict(zip(items, blocks)), used
+            return
+        for b in range(used + 1):
+            blocks[i] = b
+            yield from go(i + 1, max(used, b + 1))
+
+    yield from go(0, 0)
+
+
+@cache
+def _stirling2(n: int, k: int) -> int:
+    """Partitions of n labelled values into k non-empty blocks."""
+    if n == k:
+        return 1
+    if not n or not k:
+        return 0
+    return k * _stirling2(n - 1, k) + _stirling2(n - 1, k - 1)
+
+
+def _extensions(unseen: int, blocks: int) -> dict[int, int]:
+    """Ways to add `unseen` labelled values to a partition with `blocks` blocks, by the number of
+    new blocks they form: the rest join existing blocks."""
+    found: dict[int, int] = {}
+    for alone in range(unseen + 1):  # values not joining an existing block
+        rest = blocks ** (unseen - alone) if unseen - alone else 1
+        for new in range(alone + 1):
+            ways = math.comb(unseen, alone) * rest * _stirling2(alone, new)
+            if ways:
+                found[new] = found.get(new, 0) + ways
+    return found
+
+
+def _falling(m: int, k: int) -> int:
+    return math.perm(m, k) if k <= m else 0
+
+
+def _permanent(matrix: list[list[int]]) -> int:
+    """Sum over permutations s of prod_i matrix[i][s(i)], by a dynamic programme over subsets."""
+    m = len(matrix)
+    ways = {0: 1}
+    for row in matrix:
+        nxt: dict[int, int] = {}
+        for used, w in ways.items():
+            for j in range(m):
+                if not used >> j & 1 and row[j]:
+                    key = used | 1 << j
+                    nxt[key] = nxt.get(key, 0) + w * row[j]
+        ways = nxt
+    return ways.get((1 << m) - 1, 0)
+
+
+def _power(classes: int, exponent: int) -> int:
+    if exponent and classes > 1 and exponent * classes.bit_length() > POWER_BITS.value * 256:
+        bits = exponent * classes.bit_length()
+        raise NotApplicable(f"the joint count has about {bits} bits: too large to state")
+    return int(classes**exponent)
+
+
+def intended_maps(task: Task) -> int:
+    """Bijective concept maps: n! * (attribute permutations keeping domain sizes) * prod |D_v|!;
+    without concept supervision each one fits, with its intended inference layer."""
+    n, domains = _structure(task)
+    sizes = [len(d) for d in domains]
+    same = math.prod(math.factorial(sizes.count(s)) for s in set(sizes))
+    return math.factorial(n) * same * math.prod(math.factorial(s) for s in sizes)
+
+
+def count_jrs(task: Task) -> CountResult:
+    """The joint count of `task`, with the intended maps and the joint shortcuts in the details."""
+    start = time.perf_counter()
+    if task.support.supervised:
+        total, intended = _by_enumeration(task)
+    else:
+        total, intended = _by_kernels(task), intended_maps(task)
+    details = {
+        "intended": intended,
+        "joint_shortcuts": total - intended,
+        "label_classes": label_classes(task),
+        "closed_form": "joint reasoning shortcuts",
+        "formula": "sum over value-map kernels of n! * permanent * classes^(active - distinct)"
+        if not task.support.supervised
+        else "sum over concept maps fixing the supervised rows of classes^(active - distinct)",
+    }
+    return CountResult(total, True, Method.CLOSED_FORM, time.perf_counter() - start, details=details)
+
+
+def _rows(task: Task) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
+    """Support rows (values object by object, attribute by attribute) with their label tuples."""
+    return [(row, task.label_of(row)) for row in task.support.rows]
+
+
+def _by_kernels(task: Task) -> int:
+    n, domains = _structure(task)
+    m = len(domains)
+    classes = label_classes(task)
+    rows = _rows(task)
+    seen = [sorted({row[o * m + v] for row, _ in rows for o in range(n)}, key=str) for v in range(m)]
+    choices = [list(_partitions(s)) for s in seen]
+    if math.prod(len(c) for c in choices) > PARTITION_LIMIT:
+        raise NotApplicable(
+            f"the joint count sums over {math.prod(len(c) for c in choices)} kernel combinations, "
+            f"more than {PARTITION_LIMIT}"
+        )
+    sizes = [len(d) for d in domains]
+    extensions = [
+        {b: _extensions(sizes[v] - len(seen[v]), b) for b in range(len(seen[v]) + 1)} for v in range(m)
+    ]
+    total = 0
+    for combo in product(*choices):
+        meets: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        consistent = True
+        for row, labels in rows:
+            key = tuple(combo[v][0][row[o * m + v]] for o in range(n) for v in range(m))
+            if meets.setdefault(key, labels) != labels:
+                consistent = False
+                break
+        if not consistent:
+            continue
+        distinct = len(meets)
+        per_attribute = [extensions[v][combo[v][1]] for v in range(m)]
+        for news in product(*(sorted(e.items()) for e in per_attribute)):
+            kernels = [combo[v][1] + new for v, (new, _) in enumerate(news)]
+            ways = math.prod(w for _, w in news)
+            matrix = [[_falling(sizes[w], kernels[v]) for w in range(m)] for v in range(m)]
+            choices_of_maps = _permanent(matrix)
+            if not choices_of_maps:
+                continue
+            active = math.prod(kernels) ** n
+            total += ways * choices_of_maps * _power(classes, active - distinct)
+    return math.factorial(n) * total
+
+
+def _by_enumeration(task: Task) -> tuple[int, int]:
+    """Every A listed (tasks with concept supervision): the pairs, and the bijective A that fix every
+    supervised row (each with its intended B)."""
+    n, domains = _structure(task)
+    m = len(domains)
+    sizes = [len(d) for d in domains]
+    total_maps = math.factorial(n) * sum(
+        math.prod(sizes[w] ** sizes[v] for v, w in enumerate(perm)) for perm in permutations(range(m))
+    )
+    if total_maps > ENUMERATE_LIMIT:
+        raise NotApplicable(
+            f"with concept supervision the joint count lists every concept map: {total_maps} here, "
+            f"more than {ENUMERATE_LIMIT}"
+        )
+    classes = label_classes(task)
+    rows = _rows(task)
+    supervised = set(task.support.supervised)
+    total = intended = 0
+    for sigma in permutations(range(n)):
+        for perm in permutations(range(m)):
+            images = [list(product(range(sizes[perm[v]]), repeat=sizes[v])) for v in range(m)]
+            for g in product(*images):
+                term = _term(domains, rows, supervised, classes, n, m, sigma, perm, g)
+                total += term
+                bijective = all(len(set(g[v])) == sizes[v] == sizes[perm[v]] for v in range(m))
+                intended += bool(term) and bijective
+    return total, intended
+
+
+def _term(
+    domains: list[tuple[Any, ...]],
+    rows: list[tuple[tuple[Any, ...], tuple[Any, ...]]],
+    supervised: set[tuple[Any, ...]],
+    classes: int,
+    n: int,
+    m: int,
+    sigma: tuple[int, ...],
+    perm: tuple[int, ...],
+    g: tuple[tuple[int, ...], ...],
+) -> int:
+    """The pairs one concept map A = (sigma, V, g) contributes."""
+    index = [{value: i for i, value in enumerate(d)} for d in domains]
+
+    def image(row: tuple[Any, ...]) -> tuple[Any, ...]:
+        out: list[Any] = [None] * (n * m)
+        for o in range(n):
+            for v in range(m):
+                w = perm[v]
+                out[sigma[o] * m + w] = domains[w][g[v][index[v][row[o * m + v]]]]
+        return tuple(out)
+
+    meets: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    for row, labels in rows:
+        predicted = image(row)
+        if row in supervised and predicted != row:
+            return 0
+        if meets.setdefault(predicted, labels) != labels:
+            return 0
+    active = 1
+    for v in range(m):
+        active *= len(set(g[v]))
+    return _power(classes, active**n - len(meets))

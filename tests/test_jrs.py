@@ -1,0 +1,152 @@
+"""The joint count (--mode jrs): pairs (concept map A, inference layer B) fitting every training
+label, against an independent brute force over (sigma, V, g) and the figures of the design note."""
+
+from __future__ import annotations
+
+import math
+from itertools import permutations, product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from randomtasks import SETTINGS, Spec, specs
+
+from rscount import count, task_from_dict
+from rscount.counting.jrs import intended_maps
+from rscount.knowledge.labels import label_values
+
+
+def brute_force_jrs(task) -> tuple[int, int]:
+    """(pairs, bijective A among them) by listing every A = (sigma, V, g) and counting the B that
+    agree with the labels on A's image of the support (any label tuple on the other active vectors);
+    A must fix every concept-supervised row."""
+    if task.objects is not None:
+        n, domains = task.objects.count, [list(v) for _, v in task.objects.attributes]
+    else:
+        n, domains = 1, [list(c.values) for c in task.concepts]
+    m = len(domains)
+    classes = math.prod(len(values) for values in label_values(task).values())  # a Boolean label: 2
+    rows = [(row, task.label_of(row)) for row in task.support.rows]
+    supervised = set(task.support.supervised)
+    pairs = intended = 0
+    for sigma in permutations(range(n)):
+        for perm in permutations(range(m)):
+            for g in product(*(list(product(domains[perm[v]], repeat=len(domains[v]))) for v in range(m))):
+                value_map = [dict(zip(domains[v], g[v])) for v in range(m)]
+                seen, ok = {}, True
+                for row, labels in rows:
+                    out = [None] * (n * m)
+                    for o in range(n):
+                        for v in range(m):
+                            out[sigma[o] * m + perm[v]] = value_map[v][row[o * m + v]]
+                    image = tuple(out)
+                    if (row in supervised and image != row) or seen.setdefault(image, labels) != labels:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                active = math.prod(len(set(g[v])) for v in range(m)) ** n
+                pairs += classes ** (active - len(seen))
+                bijective = all(len(set(g[v])) == len(domains[v]) == len(domains[perm[v]]) for v in range(m))
+                intended += bijective
+    return pairs, intended
+
+
+TABLE = [
+    ({"a": [0, 1], "b": [0, 1]}, "a & b", "exhaustive", 8),
+    ({"a": [0, 1], "b": [0, 1], "c": [0, 1]}, "a ^ b ^ c", "exhaustive", 48),
+    ({"a": [0, 1], "b": [0, 1], "c": [0, 1]}, "a & b & c", "exhaustive", 48),
+    ({"a": [0, 1], "b": [0, 1], "c": [0, 1]}, "a | b | c", [[0, 0, 1], [1, 1, 0]], 3840),
+    ({"a": [0, 1], "b": [0, 1], "c": [0, 1]}, "a ^ b ^ c", [[0, 1, 1]], 7632),
+]
+
+
+@pytest.mark.parametrize(("concepts", "label", "support", "expected"), TABLE)
+def test_design_note_figures_for_plain_tasks(concepts, label, support, expected):
+    task = task_from_dict({"concepts": concepts, "labels": {"y": label}, "support": support})
+    result = count(task, mode="jrs")
+    assert result.count == expected
+    assert result.details["intended"] == 48 if len(concepts) == 3 else 8
+
+
+@pytest.mark.parametrize(
+    ("support", "expected"), [([[0, 0], [0, 1], [1, 2], [2, 2]], 408), ([[0, 0], [1, 1], [0, 2]], 840)]
+)
+def test_design_note_figures_for_two_objects(support, expected):
+    data = {"objects": {"count": 2, "attributes": {"a": [0, 1, 2]}}, "labels": {"y": "Eq(a_1, a_2)"}}
+    result = count(task_from_dict({**data, "support": support}), mode="jrs")
+    assert (result.count, result.details["intended"]) == (expected, 12)
+    assert result.shortcuts == result.details["joint_shortcuts"] == expected - 12
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(specs(max_rows=4))
+def test_plain_tasks_agree_with_the_brute_force(spec: Spec):
+    task = spec.task()
+    pairs, intended = brute_force_jrs(task)
+    result = count(task, mode="jrs")
+    assert result.count == pairs
+    assert result.details["intended"] == intended
+    if not task.support.supervised:
+        assert intended == intended_maps(task)
+
+
+OBJECT_LABELS = {
+    1: ["Eq(a_1, 1)", "a_1 + b_1 >= 2"],
+    2: ["Eq(a_1, a_2)", "Ne(a_1, b_2) | Eq(b_1, 0)", "a_1 + a_2 > b_1"],
+    3: ["Eq(a_1, a_2) & Ne(a_2, a_3)", "a_1 + a_2 + a_3 >= 2"],
+}
+
+
+@st.composite
+def object_tasks(draw):
+    """1-3 objects, attribute a (2-3 values) and, with fewer objects, b (2 values); a label from a
+    few shapes; a random support with random concept supervision."""
+    n = draw(st.integers(1, 3))
+    attributes = {"a": list(range(draw(st.integers(2, 3 if n < 3 else 2))))}
+    labels = [x for x in OBJECT_LABELS[n] if "b_" not in x or n < 3]
+    if any("b_" in x for x in labels) and n < 3:
+        attributes["b"] = [0, 1]
+    label = draw(st.sampled_from(labels))
+    if "b_" in label and "b" not in attributes:
+        label = labels[0]
+    if "b_" not in label:
+        attributes.pop("b", None)
+    data = {
+        "objects": {"count": n, "attributes": attributes},
+        "labels": {"y": label},
+        "support": "exhaustive",
+    }
+    task = task_from_dict(data)
+    rows = list(product(*(list(c.values) for c in task.concepts)))
+    support = draw(st.lists(st.sampled_from(rows), min_size=1, max_size=4, unique=True))
+    supervised = draw(st.lists(st.sampled_from(support), max_size=1))
+    return task.with_support(support, supervised)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(object_tasks())
+def test_object_tasks_agree_with_the_brute_force(task):
+    pairs, intended = brute_force_jrs(task)
+    result = count(task, mode="jrs")
+    assert (result.count, result.details["intended"]) == (pairs, intended)
+
+
+def test_count_json_states_count_intended_and_joint_shortcuts(cli, tmp_path):
+    path = tmp_path / "or3.yaml"
+    path.write_text(
+        "concepts: {a: [0, 1], b: [0, 1], c: [0, 1]}\nlabels:\n  y: a | b | c\n"
+        "support: [[0, 0, 1], [1, 1, 0]]\n"
+    )
+    record = cli("count", path, "--mode", "jrs", "--json").json()
+    assert (record["count"], record["intended"], record["joint_shortcuts"]) == (3840, 48, 3792)
+    assert record["shortcuts"] == 3792 and record["mode"] == "jrs"
+    text = cli("count", path, "--mode", "jrs").out
+    assert "joint reasoning shortcuts: 3792" in text
+
+
+def test_jrs_mode_has_no_cnf_and_no_other_method(cli, tmp_path):
+    run = cli("xor", "--bits", "3", "--mode", "jrs", "--emit", tmp_path / "x.cnf")
+    assert run.code == 2 and "the jrs mode has no CNF" in run.err
+    run = cli("xor", "--bits", "3", "--mode", "jrs", "--method", "sdd")
+    assert run.code == 2 and "counted by its own sum" in run.err
