@@ -7,6 +7,7 @@ import math
 from itertools import permutations, product
 
 import pytest
+from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from randomtasks import SETTINGS, Spec, specs
@@ -16,10 +17,11 @@ from rscount.counting.jrs import intended_maps
 from rscount.knowledge.labels import label_values
 
 
-def brute_force_jrs(task) -> tuple[int, int]:
+def brute_force_jrs(task) -> tuple[int, int, set[int]]:
     """(pairs, bijective A among them) by listing every A = (sigma, V, g) and counting the B that
     agree with the labels on A's image of the support (any label tuple on the other active vectors);
-    A must fix every concept-supervised row."""
+    A must fix every concept-supervised row. Also the attributes some fitting pair maps other than
+    bijectively."""
     if task.objects is not None:
         n, domains = task.objects.count, [list(v) for _, v in task.objects.attributes]
     else:
@@ -29,6 +31,7 @@ def brute_force_jrs(task) -> tuple[int, int]:
     rows = [(row, task.label_of(row)) for row in task.support.rows]
     supervised = set(task.support.supervised)
     pairs = intended = 0
+    loose: set[int] = set()
     for sigma in permutations(range(n)):
         for perm in permutations(range(m)):
             for g in product(*(list(product(domains[perm[v]], repeat=len(domains[v]))) for v in range(m))):
@@ -47,9 +50,10 @@ def brute_force_jrs(task) -> tuple[int, int]:
                     continue
                 active = math.prod(len(set(g[v])) for v in range(m)) ** n
                 pairs += classes ** (active - len(seen))
-                bijective = all(len(set(g[v])) == len(domains[v]) == len(domains[perm[v]]) for v in range(m))
-                intended += bijective
-    return pairs, intended
+                bijective = [len(set(g[v])) == len(domains[v]) == len(domains[perm[v]]) for v in range(m)]
+                intended += all(bijective)
+                loose.update(v for v in range(m) if not bijective[v])
+    return pairs, intended, loose
 
 
 TABLE = [
@@ -83,10 +87,11 @@ def test_design_note_figures_for_two_objects(support, expected):
 @given(specs(max_rows=4))
 def test_plain_tasks_agree_with_the_brute_force(spec: Spec):
     task = spec.task()
-    pairs, intended = brute_force_jrs(task)
+    pairs, intended, loose = brute_force_jrs(task)
     result = count(task, mode="jrs")
     assert result.count == pairs
     assert result.details["intended"] == intended
+    assert result.details["not_identified"] == [task.names[v] for v in sorted(loose)]
     if not task.support.supervised:
         assert intended == intended_maps(task)
 
@@ -127,9 +132,11 @@ def object_tasks(draw):
 @settings(max_examples=40, **SETTINGS)
 @given(object_tasks())
 def test_object_tasks_agree_with_the_brute_force(task):
-    pairs, intended = brute_force_jrs(task)
+    pairs, intended, loose = brute_force_jrs(task)
     result = count(task, mode="jrs")
     assert (result.count, result.details["intended"]) == (pairs, intended)
+    names = [name for name, _ in task.objects.attributes]
+    assert result.details["not_identified"] == [names[v] for v in sorted(loose)]
 
 
 def test_count_json_states_count_intended_and_joint_shortcuts(cli, tmp_path):
@@ -150,3 +157,16 @@ def test_jrs_mode_has_no_cnf_and_no_other_method(cli, tmp_path):
     assert run.code == 2 and "the jrs mode has no CNF" in run.err
     run = cli("xor", "--bits", "3", "--mode", "jrs", "--method", "sdd")
     assert run.code == 2 and "counted by its own sum" in run.err
+
+
+def test_check_says_whether_concepts_and_inference_layer_are_jointly_identifiable(cli, tmp_path):
+    xor = cli("check", REPO / "tasks" / "xor3.yaml", "--mode", "jrs").out
+    assert "concepts and inference layer: identifiable up to relabelling values" in xor
+    path = tmp_path / "eq.yaml"
+    path.write_text(
+        "objects: {count: 2, attributes: {a: [0, 1, 2]}}\nlabels:\n  y: Eq(a_1, a_2)\n"
+        "support: [[0, 0], [0, 1], [1, 2], [2, 2]]\n"
+    )
+    out = cli("check", path, "--mode", "jrs").out
+    assert "not jointly identifiable; concepts some fitting pair merges or resizes: a" in out
+    assert out.strip().endswith("verdict: 396 joint shortcuts")

@@ -123,13 +123,14 @@ def count_jrs(task: Task) -> CountResult:
     """The joint count of `task`, with the intended maps and the joint shortcuts in the details."""
     start = time.perf_counter()
     if task.support.supervised:
-        total, intended = _by_enumeration(task)
+        total, intended, loose = _by_enumeration(task)
     else:
-        total, intended = _by_kernels(task), intended_maps(task)
+        (total, loose), intended = _by_kernels(task), intended_maps(task)
     details = {
         "intended": intended,
         "joint_shortcuts": total - intended,
         "label_classes": label_classes(task),
+        "not_identified": [_attribute_names(task)[v] for v in sorted(loose)],
         "closed_form": "joint reasoning shortcuts",
         "formula": "sum over value-map kernels of n! * permanent * classes^(active - distinct)"
         if not task.support.supervised
@@ -143,7 +144,27 @@ def _rows(task: Task) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
     return [(row, task.label_of(row)) for row in task.support.rows]
 
 
-def _by_kernels(task: Task) -> int:
+def _attribute_names(task: Task) -> list[str]:
+    if task.objects is not None:
+        return [name for name, _ in task.objects.attributes]
+    return list(task.names)
+
+
+def _loose(matrix: list[list[int]], kernels: list[int], sizes: list[int], v: int) -> bool:
+    """Whether some (V, g) with these kernels maps attribute v other than bijectively: its values
+    merged, or sent to an attribute with another number of values."""
+    if kernels[v] < sizes[v]:
+        return True
+    for w, ways in enumerate(matrix[v]):
+        if ways and sizes[w] != sizes[v]:
+            minor = [row[:w] + row[w + 1 :] for u, row in enumerate(matrix) if u != v]
+            if _permanent(minor):
+                return True
+    return False
+
+
+def _by_kernels(task: Task) -> tuple[int, set[int]]:
+    """The pairs, and the attributes some pair maps other than bijectively."""
     n, domains = _structure(task)
     m = len(domains)
     classes = label_classes(task)
@@ -160,6 +181,7 @@ def _by_kernels(task: Task) -> int:
         {b: _extensions(sizes[v] - len(seen[v]), b) for b in range(len(seen[v]) + 1)} for v in range(m)
     ]
     total = 0
+    loose: set[int] = set()
     for combo in product(*choices):
         meets: dict[tuple[int, ...], tuple[Any, ...]] = {}
         consistent = True
@@ -181,10 +203,11 @@ def _by_kernels(task: Task) -> int:
                 continue
             active = math.prod(kernels) ** n
             total += ways * choices_of_maps * _power(classes, active - distinct)
-    return math.factorial(n) * total
+            loose.update(v for v in range(m) if v not in loose and _loose(matrix, kernels, sizes, v))
+    return math.factorial(n) * total, loose
 
 
-def _by_enumeration(task: Task) -> tuple[int, int]:
+def _by_enumeration(task: Task) -> tuple[int, int, set[int]]:
     """Every A listed (tasks with concept supervision): the pairs, and the bijective A that fix every
     supervised row (each with its intended B)."""
     n, domains = _structure(task)
@@ -202,15 +225,18 @@ def _by_enumeration(task: Task) -> tuple[int, int]:
     rows = _rows(task)
     supervised = set(task.support.supervised)
     total = intended = 0
+    loose: set[int] = set()
     for sigma in permutations(range(n)):
         for perm in permutations(range(m)):
             images = [list(product(range(sizes[perm[v]]), repeat=sizes[v])) for v in range(m)]
             for g in product(*images):
                 term = _term(domains, rows, supervised, classes, n, m, sigma, perm, g)
                 total += term
-                bijective = all(len(set(g[v])) == sizes[v] == sizes[perm[v]] for v in range(m))
-                intended += bool(term) and bijective
-    return total, intended
+                bijective = [len(set(g[v])) == sizes[v] == sizes[perm[v]] for v in range(m)]
+                intended += bool(term) and all(bijective)
+                if term:
+                    loose.update(v for v in range(m) if not bijective[v])
+    return total, intended, loose
 
 
 def _term(

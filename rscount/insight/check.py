@@ -160,6 +160,13 @@ def check(task: Task, settings: CountSettings | None = None, progress: Progress 
     )
     if found.free_of_shortcuts:
         found.unidentified = {}
+    elif mode == Mode.JRS:
+        loose = result.details["not_identified"]
+        verdict = "not jointly identifiable" if loose else "identifiable up to relabelling values"
+        findings = f"concepts and inference layer: {verdict}"
+        if loose:
+            findings += f"; concepts some fitting pair merges or resizes: {', '.join(loose)}"
+        found.findings.append(Finding(INFO, findings))
     elif mode == Mode.JOINT:
         found.findings.append(Finding(INFO, "concepts involved: a joint map has no per-concept meaning"))
     else:

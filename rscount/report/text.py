@@ -105,7 +105,10 @@ def verdict(record: CountRecord | None, outcomes: Sequence[Outcome]) -> str:
     if record is None:
         return "not counted"
     count = record.count
-    if count is None:
+    if "joint_shortcuts" in record.promoted:
+        joint = record.promoted["joint_shortcuts"]
+        found = f"{joint} joint shortcut{'' if joint == 1 else 's'}" if joint else "free of joint shortcuts"
+    elif count is None:
         found = f"about 10^{record.count_digits - 1} shortcuts"
     elif count == 0:
         found = "no map fits the labels (check the knowledge)"
