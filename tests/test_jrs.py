@@ -170,3 +170,16 @@ def test_check_says_whether_concepts_and_inference_layer_are_jointly_identifiabl
     out = cli("check", path, "--mode", "jrs").out
     assert "not jointly identifiable; concepts some fitting pair merges or resizes: a" in out
     assert out.strip().endswith("verdict: 396 joint shortcuts")
+
+
+def test_a_joint_count_too_long_to_print_is_stated_as_its_exact_expression(cli):
+    record = cli("count", REPO / "tasks" / "kand-logic-2.yaml", "--mode", "jrs", "--json").json()
+    assert record["count"] is None and record["count_digits"] > 100_000
+    expression = record["count_expression"]
+    assert expression.startswith("720 * (72 * 2^531241 + ")
+    factor, inner = expression.split(" * (", 1)
+    terms = [t.split(" * 2^") for t in inner[:-1].split(" + ")]
+    value = int(factor) * sum(int(c) * 2 ** int(e) for c, e in terms)
+    assert math.floor(math.log10(value)) + 1 == record["count_digits"]
+    assert record["joint_shortcuts"] is None  # too long to print: the count's expression minus intended
+    assert record["intended"] == 51840

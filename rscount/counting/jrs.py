@@ -22,7 +22,6 @@ from typing import Any
 
 from ..errors import NotApplicable
 from ..knowledge.labels import label_values
-from ..limits import POWER_BITS
 from ..task.model import Task
 from .result import CountResult
 from .settings import Method
@@ -103,11 +102,23 @@ def _permanent(matrix: list[list[int]]) -> int:
     return ways.get((1 << m) - 1, 0)
 
 
-def _power(classes: int, exponent: int) -> int:
-    if exponent and classes > 1 and exponent * classes.bit_length() > POWER_BITS.value * 256:
-        bits = exponent * classes.bit_length()
-        raise NotApplicable(f"the joint count has about {bits} bits: too large to state")
-    return int(classes**exponent)
+MAX_BITS = 1 << 26  # bits of a joint count computed as an integer (8 MB)
+MAX_TERMS = 20  # terms of the exact expression stated for a count too long to print
+
+
+def _total(classes: int, factor: int, terms: dict[int, int]) -> tuple[int, str | None]:
+    """factor * sum of coefficient * classes^exponent over `terms` (exponent -> coefficient), and
+    that sum as an expression (None beyond MAX_TERMS terms)."""
+    top = max(terms, default=0)
+    if classes > 1 and top * (classes - 1).bit_length() > MAX_BITS:
+        raise NotApplicable(
+            f"the joint count has about {top * (classes - 1).bit_length()} bits: too large to state"
+        )
+    total = factor * sum(coefficient * classes**exponent for exponent, coefficient in terms.items())
+    if len(terms) > MAX_TERMS or not terms:
+        return total, None
+    parts = [f"{c} * {classes}^{e}" if e else str(c) for e, c in sorted(terms.items(), reverse=True)]
+    return total, f"{factor} * ({' + '.join(parts)})" if factor != 1 else " + ".join(parts)
 
 
 def intended_maps(task: Task) -> int:
@@ -122,14 +133,19 @@ def intended_maps(task: Task) -> int:
 def count_jrs(task: Task) -> CountResult:
     """The joint count of `task`, with the intended maps and the joint shortcuts in the details."""
     start = time.perf_counter()
+    classes = label_classes(task)
     if task.support.supervised:
-        total, intended, loose = _by_enumeration(task)
+        terms, intended, loose = _by_enumeration(task, classes)
+        factor = 1
     else:
-        (total, loose), intended = _by_kernels(task), intended_maps(task)
+        (terms, loose), intended = _by_kernels(task, classes), intended_maps(task)
+        factor = math.factorial(_structure(task)[0])
+    total, expression = _total(classes, factor, terms)
     details = {
         "intended": intended,
         "joint_shortcuts": total - intended,
-        "label_classes": label_classes(task),
+        "label_classes": classes,
+        "expression": expression,
         "not_identified": [_attribute_names(task)[v] for v in sorted(loose)],
         "closed_form": "joint reasoning shortcuts",
         "formula": "sum over value-map kernels of n! * permanent * classes^(active - distinct)"
@@ -163,11 +179,11 @@ def _loose(matrix: list[list[int]], kernels: list[int], sizes: list[int], v: int
     return False
 
 
-def _by_kernels(task: Task) -> tuple[int, set[int]]:
-    """The pairs, and the attributes some pair maps other than bijectively."""
+def _by_kernels(task: Task, classes: int) -> tuple[dict[int, int], set[int]]:
+    """The pairs over n! as exponent of `classes` -> coefficient, and the attributes some pair maps
+    other than bijectively."""
     n, domains = _structure(task)
     m = len(domains)
-    classes = label_classes(task)
     rows = _rows(task)
     seen = [sorted({row[o * m + v] for row, _ in rows for o in range(n)}, key=str) for v in range(m)]
     choices = [list(_partitions(s)) for s in seen]
@@ -180,7 +196,7 @@ def _by_kernels(task: Task) -> tuple[int, set[int]]:
     extensions = [
         {b: _extensions(sizes[v] - len(seen[v]), b) for b in range(len(seen[v]) + 1)} for v in range(m)
     ]
-    total = 0
+    terms: dict[int, int] = {}
     loose: set[int] = set()
     for combo in product(*choices):
         meets: dict[tuple[int, ...], tuple[Any, ...]] = {}
@@ -202,12 +218,12 @@ def _by_kernels(task: Task) -> tuple[int, set[int]]:
             if not choices_of_maps:
                 continue
             active = math.prod(kernels) ** n
-            total += ways * choices_of_maps * _power(classes, active - distinct)
+            terms[active - distinct] = terms.get(active - distinct, 0) + ways * choices_of_maps
             loose.update(v for v in range(m) if v not in loose and _loose(matrix, kernels, sizes, v))
-    return math.factorial(n) * total, loose
+    return terms, loose
 
 
-def _by_enumeration(task: Task) -> tuple[int, int, set[int]]:
+def _by_enumeration(task: Task, classes: int) -> tuple[dict[int, int], int, set[int]]:
     """Every A listed (tasks with concept supervision): the pairs, and the bijective A that fix every
     supervised row (each with its intended B)."""
     n, domains = _structure(task)
@@ -221,36 +237,37 @@ def _by_enumeration(task: Task) -> tuple[int, int, set[int]]:
             f"with concept supervision the joint count lists every concept map: {total_maps} here, "
             f"more than {ENUMERATE_LIMIT}"
         )
-    classes = label_classes(task)
     rows = _rows(task)
     supervised = set(task.support.supervised)
-    total = intended = 0
+    terms: dict[int, int] = {}
+    intended = 0
     loose: set[int] = set()
     for sigma in permutations(range(n)):
         for perm in permutations(range(m)):
             images = [list(product(range(sizes[perm[v]]), repeat=sizes[v])) for v in range(m)]
             for g in product(*images):
-                term = _term(domains, rows, supervised, classes, n, m, sigma, perm, g)
-                total += term
+                exponent = _exponent(domains, rows, supervised, n, m, sigma, perm, g)
+                if exponent is not None:
+                    terms[exponent] = terms.get(exponent, 0) + 1
                 bijective = [len(set(g[v])) == sizes[v] == sizes[perm[v]] for v in range(m)]
-                intended += bool(term) and all(bijective)
-                if term:
+                intended += exponent is not None and all(bijective)
+                if exponent is not None:
                     loose.update(v for v in range(m) if not bijective[v])
-    return total, intended, loose
+    return terms, intended, loose
 
 
-def _term(
+def _exponent(
     domains: list[tuple[Any, ...]],
     rows: list[tuple[tuple[Any, ...], tuple[Any, ...]]],
     supervised: set[tuple[Any, ...]],
-    classes: int,
     n: int,
     m: int,
     sigma: tuple[int, ...],
     perm: tuple[int, ...],
     g: tuple[tuple[int, ...], ...],
-) -> int:
-    """The pairs one concept map A = (sigma, V, g) contributes."""
+) -> int | None:
+    """The pairs one concept map A = (sigma, V, g) contributes, as an exponent of the label classes
+    (None: no pair, as A merges rows with different labels or moves a supervised row)."""
     index = [{value: i for i, value in enumerate(d)} for d in domains]
 
     def image(row: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -265,10 +282,10 @@ def _term(
     for row, labels in rows:
         predicted = image(row)
         if row in supervised and predicted != row:
-            return 0
+            return None
         if meets.setdefault(predicted, labels) != labels:
-            return 0
+            return None
     active = 1
     for v in range(m):
         active *= len(set(g[v]))
-    return _power(classes, active**n - len(meets))
+    return int(active**n - len(meets))

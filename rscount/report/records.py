@@ -148,6 +148,12 @@ def count_record(task: Task, result: CountResult, mode: Mode | None = None) -> C
         epsilon=result.epsilon,
         delta=result.delta,
         seed=result.seed,
-        promoted={key: result.details[key] for key in PROMOTED if key in result.details},
-        details={k: v for k, v in result.details.items() if k not in (*PROMOTED, "expression")},
+        promoted={key: _printable(result.details[key]) for key in PROMOTED if key in result.details},
+        details={k: _printable(v) for k, v in result.details.items() if k not in (*PROMOTED, "expression")},
     )
+
+
+def _printable(value: Any) -> Any:
+    """A detail as reported: an integer too long to print (a joint count's shortcuts) is None; the
+    count's expression states it."""
+    return None if isinstance(value, int) and digits(value) > MAX_DIGITS else value

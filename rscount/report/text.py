@@ -32,21 +32,22 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
     lines = []
     if "intended" in record.promoted:
         intended, joint = record.promoted["intended"], record.promoted["joint_shortcuts"]
-        shown = (
-            number(count)
-            if count is not None
-            else f"{record.count_expression} ({record.count_digits} digits)"
-        )
+        if count is not None:
+            shown = number(count)
+        elif record.count_expression is not None:
+            shown = f"{record.count_expression} ({record.count_digits} digits)"
+        else:
+            shown = f"a {record.count_digits}-digit number"
         lines.append(f"pairs (concept map, inference layer) that fit every training label: {shown}")
         lines.append(
             f"  intended: {number(intended)} (each bijective concept map with the knowledge it implies)"
         )
-        verdict = (
-            "the concepts and the inference layer are jointly identifiable"
-            if not joint
-            else "joint shortcuts"
-        )
-        lines.append(f"joint reasoning shortcuts: {number(joint)} ({verdict})")
+        if joint is None:
+            lines.append(f"joint reasoning shortcuts: that count minus {number(intended)}")
+        elif joint:
+            lines.append(f"joint reasoning shortcuts: {number(joint)}")
+        else:
+            lines.append("joint reasoning shortcuts: 0 (concepts and inference layer jointly identifiable)")
     elif record.exact and count is None:
         lines.append(f"optimal concept maps: {record.count_expression} ({record.count_digits} digits)")
         lines.append("reasoning shortcuts: that count minus 1 (the task admits reasoning shortcuts)")
@@ -107,7 +108,12 @@ def verdict(record: CountRecord | None, outcomes: Sequence[Outcome]) -> str:
     count = record.count
     if "joint_shortcuts" in record.promoted:
         joint = record.promoted["joint_shortcuts"]
-        found = f"{joint} joint shortcut{'' if joint == 1 else 's'}" if joint else "free of joint shortcuts"
+        if joint is None:
+            found = f"about 10^{record.count_digits - 1} joint shortcuts"
+        else:
+            found = (
+                f"{joint} joint shortcut{'' if joint == 1 else 's'}" if joint else "free of joint shortcuts"
+            )
     elif count is None:
         found = f"about 10^{record.count_digits - 1} shortcuts"
     elif count == 0:
