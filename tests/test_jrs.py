@@ -3,6 +3,7 @@ label, against an independent brute force over (sigma, V, g) and the figures of 
 
 from __future__ import annotations
 
+import json
 import math
 from itertools import permutations, product
 
@@ -183,3 +184,11 @@ def test_a_joint_count_too_long_to_print_is_stated_as_its_exact_expression(cli):
     assert math.floor(math.log10(value)) + 1 == record["count_digits"]
     assert record["joint_shortcuts"] is None  # too long to print: the count's expression minus intended
     assert record["intended"] == 51840
+
+
+def test_report_counts_joint_shortcuts_in_the_jrs_mode(cli, tmp_path):
+    out = tmp_path / "report.json"
+    assert cli("report", REPO / "tasks" / "xor3.yaml", "--mode", "jrs", "--json", out).code == 0
+    entry = json.loads(out.read_text())["tasks"][0]
+    assert (entry["mode"], entry["count"], entry["shortcuts"], entry["status"]) == ("jrs", 48, 0, "pass")
+    assert entry["verdict"] == "free of joint shortcuts"  # the task's pin (24, its own mode) is not applied

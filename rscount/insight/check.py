@@ -84,8 +84,10 @@ class CheckReport:
 
     @property
     def free_of_shortcuts(self) -> bool:
-        """Counted exactly, and only the intended map fits."""
-        return bool(self.result and self.result.exact and self.result.count == 1)
+        """Counted exactly, and only the intended map (in the jrs mode: the intended pairs) fits."""
+        return bool(
+            self.result and self.result.exact and self.result.count > 0 and self.result.shortcuts == 0
+        )
 
     @property
     def status(self) -> CheckStatus:
@@ -155,18 +157,21 @@ def check(task: Task, settings: CountSettings | None = None, progress: Progress 
         found.findings.append(Finding(ERROR, str(exc)))
         return found
     found.result = result
-    found.outcomes = (
-        judge(dict(task.expect), result.count, result.exact, result.epsilon) if task.expect else []
+    found.outcomes = (  # the task's pins are for its own counts, not for pairs with a learned layer
+        judge(dict(task.expect), result.count, result.exact, result.epsilon)
+        if task.expect and mode != Mode.JRS
+        else []
     )
-    if found.free_of_shortcuts:
-        found.unidentified = {}
-    elif mode == Mode.JRS:
+    if mode == Mode.JRS:
         loose = result.details["not_identified"]
         verdict = "not jointly identifiable" if loose else "identifiable up to relabelling values"
         findings = f"concepts and inference layer: {verdict}"
         if loose:
             findings += f"; concepts some fitting pair merges or resizes: {', '.join(loose)}"
         found.findings.append(Finding(INFO, findings))
+        return found
+    if found.free_of_shortcuts:
+        found.unidentified = {}
     elif mode == Mode.JOINT:
         found.findings.append(Finding(INFO, "concepts involved: a joint map has no per-concept meaning"))
     else:

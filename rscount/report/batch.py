@@ -145,13 +145,16 @@ def count_file(path: Path, settings: CountSettings, fail_on_shortcuts: bool = Fa
         entry.verdict = f"error: {exc}"
         entry.wall_seconds = time.perf_counter() - start
         return entry
-    expect = dict(task.expect) or ({"shortcuts": 0} if fail_on_shortcuts else {})
     record = entry.record
+    if mode == Mode.JRS:  # the task's pins are for its own mode; free of shortcuts: only intended pairs
+        expect = {"count": record.promoted["intended"]} if fail_on_shortcuts else {}
+    else:
+        expect = dict(task.expect) or ({"shortcuts": 0} if fail_on_shortcuts else {})
     entry.expectations = judge(expect, record.full_count(), record.exact, record.epsilon)
     failed = [o for o in entry.expectations if o.failed]
     entry.status = FAILED if failed else PASSED
     entry.verdict = verdict(record, entry.expectations)
-    if failed and record.has_shortcuts and mode != Mode.JOINT:
+    if failed and record.has_shortcuts and mode in (Mode.DISENTANGLED, Mode.OBJECTS):
         entry.unidentified = _what_moved(task, mode, settings, time.perf_counter() - start)
         if entry.unidentified:
             entry.verdict += "; concepts that may now be swapped or remapped: " + moved_concepts(

@@ -39,7 +39,9 @@ def _shortcuts_cell(e: BatchEntry) -> str:
         return "-"
     if r.count is None:
         return f"{r.count_digits}-digit"
-    return str(r.count - 1) if r.exact else f"~{max(r.count - 1, 0)}"
+    if r.shortcuts is not None:
+        return str(r.shortcuts)
+    return f"~{max(r.count - 1, 0)}"
 
 
 def _exactness(e: BatchEntry) -> str:
