@@ -60,14 +60,25 @@ def _partitions(items: Sequence[Any]) -> Iterator[tuple[dict[Any, int], int]]:
     yield from go(0, 0)
 
 
+def _bell(n: int) -> int:
+    """Set partitions of n values (beyond 15 values, more than PARTITION_LIMIT anyway)."""
+    if n > 15:
+        return PARTITION_LIMIT + 1
+    return sum(_stirling2(n, k) for k in range(n + 1))
+
+
 @cache
+def _stirling_row(n: int) -> tuple[int, ...]:
+    """S(n, 0..n), built row by row (no recursion: n may be a domain of a thousand values)."""
+    row = [1]
+    for i in range(1, n + 1):
+        row = [0] + [j * (row[j] if j < len(row) else 0) + row[j - 1] for j in range(1, i + 1)]
+    return tuple(row)
+
+
 def _stirling2(n: int, k: int) -> int:
     """Partitions of n labelled values into k non-empty blocks."""
-    if n == k:
-        return 1
-    if not n or not k:
-        return 0
-    return k * _stirling2(n - 1, k) + _stirling2(n - 1, k - 1)
+    return _stirling_row(n)[k] if k <= n else 0
 
 
 def _extensions(unseen: int, blocks: int) -> dict[int, int]:
@@ -186,12 +197,12 @@ def _by_kernels(task: Task, classes: int) -> tuple[dict[int, int], set[int]]:
     m = len(domains)
     rows = _rows(task)
     seen = [sorted({row[o * m + v] for row, _ in rows for o in range(n)}, key=str) for v in range(m)]
-    choices = [list(_partitions(s)) for s in seen]
-    if math.prod(len(c) for c in choices) > PARTITION_LIMIT:
+    combinations = math.prod(_bell(len(s)) for s in seen)
+    if combinations > PARTITION_LIMIT:
         raise NotApplicable(
-            f"the joint count sums over {math.prod(len(c) for c in choices)} kernel combinations, "
-            f"more than {PARTITION_LIMIT}"
+            f"the joint count sums over {combinations} kernel combinations, more than {PARTITION_LIMIT}"
         )
+    choices = [list(_partitions(s)) for s in seen]
     sizes = [len(d) for d in domains]
     extensions = [
         {b: _extensions(sizes[v] - len(seen[v]), b) for b in range(len(seen[v]) + 1)} for v in range(m)
