@@ -11,11 +11,17 @@ import pytest
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pyeda.inter import expr, exprvar
 from randomtasks import SETTINGS, Spec, specs
 
 from rscount import count, task_from_dict
-from rscount.counting.jrs import intended_maps
+from rscount.counting.jrs import fitting_maps, intended_maps
+from rscount.insight.joint import layer_text
 from rscount.knowledge.labels import label_values
+
+OR3 = (
+    "concepts: {a: [0, 1], b: [0, 1], c: [0, 1]}\nlabels:\n  y: a | b | c\nsupport: [[0, 0, 1], [1, 1, 0]]\n"
+)
 
 
 def brute_force_jrs(task) -> tuple[int, int, set[int]]:
@@ -142,10 +148,7 @@ def test_object_tasks_agree_with_the_brute_force(task):
 
 def test_count_json_states_count_intended_and_joint_shortcuts(cli, tmp_path):
     path = tmp_path / "or3.yaml"
-    path.write_text(
-        "concepts: {a: [0, 1], b: [0, 1], c: [0, 1]}\nlabels:\n  y: a | b | c\n"
-        "support: [[0, 0, 1], [1, 1, 0]]\n"
-    )
+    path.write_text(OR3)
     record = cli("count", path, "--mode", "jrs", "--json").json()
     assert (record["count"], record["intended"], record["joint_shortcuts"]) == (3840, 48, 3792)
     assert record["shortcuts"] == 3792 and record["mode"] == "jrs"
@@ -192,3 +195,30 @@ def test_report_counts_joint_shortcuts_in_the_jrs_mode(cli, tmp_path):
     entry = json.loads(out.read_text())["tasks"][0]
     assert (entry["mode"], entry["count"], entry["shortcuts"], entry["status"]) == ("jrs", 48, 0, "pass")
     assert entry["verdict"] == "free of joint shortcuts"  # the task's pin (24, its own mode) is not applied
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(specs(boolean=True, max_rows=4))
+def test_the_inference_layer_shown_fits_every_training_image_of_its_map(spec: Spec):
+    task = spec.task()
+    for a in list(fitting_maps(task))[:20]:
+        text = layer_text(task, a)
+        if text.startswith("B: "):  # a label that is not Boolean: B listed on the images
+            assert all(f"{list(k)} -> {list(v)}" in text for k, v in list(a.images.items())[:8])
+            continue
+        for part in text.split("; "):
+            label, formula = part.split(" = ")
+            n = list(task.labels).index(label)
+            for vector, labels in a.images.items():
+                point = {exprvar(name): value for name, value in zip(task.names, vector)}
+                assert int(expr(formula).restrict(point)) == labels[n], (formula, vector)
+
+
+def test_explain_shows_maps_that_merge_values_with_their_simplest_layer(cli, tmp_path):
+    path = tmp_path / "or3.yaml"
+    path.write_text(OR3)
+    out = cli("explain", path, "--mode", "jrs", "--show", "2").out
+    assert "3840 pairs (concept map, inference layer), 48 intended, 3792 joint shortcuts" in out
+    assert "  1. a: 1->0  |  y = 1" in out and "  3. " not in out
+    record = cli("explain", REPO / "tasks" / "xor3.yaml", "--mode", "jrs", "--json").json()
+    assert (record["count"], record["shortcuts"], record["maps"]) == (48, 0, [])

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from itertools import permutations, product
 from typing import Any
@@ -146,7 +147,7 @@ def count_jrs(task: Task) -> CountResult:
     start = time.perf_counter()
     classes = label_classes(task)
     if task.support.supervised:
-        terms, intended, loose = _by_enumeration(task, classes)
+        terms, intended, loose = _by_enumeration(task)
         factor = 1
     else:
         (terms, loose), intended = _by_kernels(task, classes), intended_maps(task)
@@ -234,9 +235,22 @@ def _by_kernels(task: Task, classes: int) -> tuple[dict[int, int], set[int]]:
     return terms, loose
 
 
-def _by_enumeration(task: Task, classes: int) -> tuple[dict[int, int], int, set[int]]:
-    """Every A listed (tasks with concept supervision): the pairs, and the bijective A that fix every
-    supervised row (each with its intended B)."""
+@dataclass(frozen=True)
+class FittingMap:
+    """A concept map A = (sigma, V, g) some inference layer fits: `images` holds the label tuple B
+    must give each predicted vector of the support (B is free on the other active vectors, whose
+    number is `free`); g[v] lists the value numbers g_v gives to D_v's values, in order."""
+
+    sigma: tuple[int, ...]
+    perm: tuple[int, ...]
+    g: tuple[tuple[int, ...], ...]
+    images: dict[tuple[Any, ...], tuple[Any, ...]]
+    free: int
+    bijective: tuple[bool, ...]  # per attribute: g_v a bijection onto D_V(v)
+
+
+def fitting_maps(task: Task) -> Iterator[FittingMap]:
+    """Every concept map some inference layer fits, listed (at most ENUMERATE_LIMIT maps tried)."""
     n, domains = _structure(task)
     m = len(domains)
     sizes = [len(d) for d in domains]
@@ -245,29 +259,35 @@ def _by_enumeration(task: Task, classes: int) -> tuple[dict[int, int], int, set[
     )
     if total_maps > ENUMERATE_LIMIT:
         raise NotApplicable(
-            f"with concept supervision the joint count lists every concept map: {total_maps} here, "
-            f"more than {ENUMERATE_LIMIT}"
+            f"listing every concept map of the joint count: {total_maps} here, more than {ENUMERATE_LIMIT}"
         )
     rows = _rows(task)
     supervised = set(task.support.supervised)
-    terms: dict[int, int] = {}
-    intended = 0
-    loose: set[int] = set()
     for sigma in permutations(range(n)):
         for perm in permutations(range(m)):
             images = [list(product(range(sizes[perm[v]]), repeat=sizes[v])) for v in range(m)]
             for g in product(*images):
-                exponent = _exponent(domains, rows, supervised, n, m, sigma, perm, g)
-                if exponent is not None:
-                    terms[exponent] = terms.get(exponent, 0) + 1
-                bijective = [len(set(g[v])) == sizes[v] == sizes[perm[v]] for v in range(m)]
-                intended += exponent is not None and all(bijective)
-                if exponent is not None:
-                    loose.update(v for v in range(m) if not bijective[v])
+                meets = _images(domains, rows, supervised, n, m, sigma, perm, g)
+                if meets is not None:
+                    active = math.prod(len(set(g[v])) for v in range(m)) ** n
+                    bijective = tuple(len(set(g[v])) == sizes[v] == sizes[perm[v]] for v in range(m))
+                    yield FittingMap(sigma, perm, g, meets, active - len(meets), bijective)
+
+
+def _by_enumeration(task: Task) -> tuple[dict[int, int], int, set[int]]:
+    """Every A listed (tasks with concept supervision): the pairs, and the bijective A that fix every
+    supervised row (each with its intended B)."""
+    terms: dict[int, int] = {}
+    intended = 0
+    loose: set[int] = set()
+    for a in fitting_maps(task):
+        terms[a.free] = terms.get(a.free, 0) + 1
+        intended += all(a.bijective)
+        loose.update(v for v, kept in enumerate(a.bijective) if not kept)
     return terms, intended, loose
 
 
-def _exponent(
+def _images(
     domains: list[tuple[Any, ...]],
     rows: list[tuple[tuple[Any, ...], tuple[Any, ...]]],
     supervised: set[tuple[Any, ...]],
@@ -276,9 +296,9 @@ def _exponent(
     sigma: tuple[int, ...],
     perm: tuple[int, ...],
     g: tuple[tuple[int, ...], ...],
-) -> int | None:
-    """The pairs one concept map A = (sigma, V, g) contributes, as an exponent of the label classes
-    (None: no pair, as A merges rows with different labels or moves a supervised row)."""
+) -> dict[tuple[Any, ...], tuple[Any, ...]] | None:
+    """The label tuple each predicted vector of the support must get under A = (sigma, V, g), or
+    None when no inference layer fits: A merges rows with different labels or moves a supervised row."""
     index = [{value: i for i, value in enumerate(d)} for d in domains]
 
     def image(row: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -296,7 +316,4 @@ def _exponent(
             return None
         if meets.setdefault(predicted, labels) != labels:
             return None
-    active = 1
-    for v in range(m):
-        active *= len(set(g[v]))
-    return int(active**n - len(meets))
+    return meets

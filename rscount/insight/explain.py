@@ -9,8 +9,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..counting.jrs import count_jrs
 from ..progress import Progress
 from ..task.model import Mode, Task
+from .joint import joint_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
 
 ENUMERATE_MAX = 10_000  # up to this many optimal maps, every one is listed and summarised
@@ -106,6 +108,20 @@ def explain(
     uniformly (with `seed`) instead of showing the simplest first."""
     start = time.perf_counter()
     mode = mode or task.mode
+    if mode == Mode.JRS:
+        result = count_jrs(task)
+        joint = joint_shortcuts(task, show)
+        order = "fewest concepts merged first, each with the simplest inference layer that fits it"
+        summary = {
+            "exact": True,
+            "over": result.count,
+            "concepts": [],
+            "intended": result.details["intended"],
+        }
+        seconds = round(time.perf_counter() - start, 6)
+        return Explanation(
+            task.name, mode, result.count, result.shortcuts, order, joint, summary, {}, seconds
+        )
     space = MapSpace(task, mode, progress)
     identity = identity_map(task)
     rng = random.Random(seed)

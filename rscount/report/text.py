@@ -10,6 +10,7 @@ from ..insight.check import CheckReport, Unidentified
 from ..insight.explain import Explanation
 from ..insight.sweep import Sweep
 from ..task.expectations import FAIL, INCONCLUSIVE, Outcome
+from ..task.model import Mode
 from .records import CountRecord, count_record, count_text, digits
 
 
@@ -178,6 +179,8 @@ def _percent(part: int, whole: int) -> str:
 
 def explain_text(record: Explanation) -> str:
     """What explain found, as lines a person reads."""
+    if record.mode == Mode.JRS:
+        return _joint_text(record)
     count = record.count
     shortcuts = f"{number(count - 1)} reasoning shortcut{'' if count == 2 else 's'}"
     lines = [f"task {record.task} ({record.mode} count): {optimal_maps(count)}, {shortcuts}"]
@@ -210,6 +213,27 @@ def explain_text(record: Explanation) -> str:
     ]
     widths = [max(len(r[n]) for r in rows) for n in range(3)]
     lines += ["  " + "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
+    lines.append(f"{record.seconds:.2f} s")
+    return "\n".join(lines)
+
+
+def _joint_text(record: Explanation) -> str:
+    """explain --mode jrs: concept maps that are not bijective, each with the simplest fitting layer."""
+    intended = record.summary["intended"]
+    lines = [
+        f"task {record.task} (jrs count): {number(record.count)} pairs (concept map, inference layer), "
+        f"{number(intended)} intended, {number(record.shortcuts)} joint shortcuts"
+    ]
+    if not record.maps:
+        lines.append("every fitting concept map is bijective: joint shortcuts only relabel unseen vectors")
+        return "\n".join(lines)
+    lines.append(
+        "notation: `c1 <- c2: 0->1` = predicted c1 reads ground-truth c2, whose value 0 it takes for 1; "
+        "after `|` the simplest inference layer that fits (vectors no training example reaches left free)"
+    )
+    lines.append(f"{len(record.maps)} concept maps that merge values, {record.order}:")
+    width = len(str(len(record.maps)))
+    lines += [f"  {n:>{width}}. {m['text']}" for n, m in enumerate(record.maps, start=1)]
     lines.append(f"{record.seconds:.2f} s")
     return "\n".join(lines)
 
