@@ -67,3 +67,23 @@ def test_list_refuses_to_overwrite_a_catalogue_without_force(cli, tmp_path):
     out.write_text("mine")
     run = cli("list", REPO / "tasks", "--markdown", out)
     assert run.code == 2 and "--force" in run.err and out.read_text() == "mine"
+
+
+def test_the_catalogue_counts_joint_shortcuts_in_the_jrs_mode(cli, tmp_path):
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "xor3.yaml").write_text((REPO / "tasks" / "xor3.yaml").read_text())
+    (tasks / "or3.yaml").write_text(
+        "concepts: {a: [0, 1], b: [0, 1], c: [0, 1]}\nlabels:\n  y: a | b | c\n"
+        "support: [[0, 0, 1], [1, 1, 0]]\n"
+    )
+    out = tmp_path / "tasks.md"
+    assert cli("list", tasks, "--markdown", out).code == 0
+    rows = {
+        line.split(" | ")[1]: line.split(" | ")
+        for line in out.read_text().splitlines()
+        if line.startswith("| [")
+    }
+    header = out.read_text().split("\n| file | ")[1].split(" |\n")[0].split(" | ")
+    column = header.index("joint shortcuts (jrs)") + 1
+    assert rows["or3"][column] == "3792" and rows["xor3"][column] == "0"

@@ -76,6 +76,7 @@ class BatchEntry:
     verdict: str = ""
     error: str | None = None
     unidentified: dict[str, Unidentified] | None = None  # for a failed pin: what may have moved
+    joint: str = ""  # the catalogue's joint-shortcuts cell (a count in the jrs mode), when asked
 
     def get(self, key: str) -> Any:
         """A field of the entry's JSON form: a record field (None when not counted), a description

@@ -40,7 +40,7 @@ def _shortcuts_cell(e: BatchEntry) -> str:
     if r.count is None:
         return f"{r.count_digits}-digit"
     if r.shortcuts is not None:
-        return str(r.shortcuts)
+        return count_text(r.shortcuts) or f"{r.count_digits}-digit"
     return f"~{max(r.count - 1, 0)}"
 
 
@@ -63,6 +63,7 @@ COLUMNS: dict[str, tuple[str, Callable[[BatchEntry], str]]] = {
     "exactness": ("exact / ±eps", _exactness),
     "seconds": ("s", lambda e: f"{e.wall_seconds:.2f}"),
     "verdict": ("verdict", _plain("verdict")),
+    "joint": ("joint shortcuts (jrs)", lambda e: e.joint or "-"),
     "source": ("source", _plain("source")),
 }
 REPORT_COLUMNS: tuple[str, ...] = (

@@ -113,7 +113,9 @@ def verdict(record: CountRecord | None, outcomes: Sequence[Outcome]) -> str:
             found = f"about 10^{record.count_digits - 1} joint shortcuts"
         else:
             found = (
-                f"{joint} joint shortcut{'' if joint == 1 else 's'}" if joint else "free of joint shortcuts"
+                f"{number(joint)} joint shortcut{'' if joint == 1 else 's'}"
+                if joint
+                else "free of joint shortcuts"
             )
     elif count is None:
         found = f"about 10^{record.count_digits - 1} shortcuts"
