@@ -31,11 +31,13 @@ ENUMERATE_LIMIT = 1_000_000  # concept maps A listed one by one when the task ha
 PARTITION_LIMIT = 2_000_000  # combinations of kernels summed over
 
 
-def _structure(task: Task) -> tuple[int, list[tuple[Any, ...]]]:
-    """(objects, attribute domains): a task without objects is one object of its concepts."""
+def structure(task: Task) -> tuple[int, list[str], list[tuple[Any, ...]]]:
+    """(objects, attribute names, attribute domains): a task without objects is one object whose
+    attributes are its concepts."""
     if task.objects is not None:
-        return task.objects.count, [values for _, values in task.objects.attributes]
-    return 1, [c.values for c in task.concepts]
+        attributes = task.objects.attributes
+        return task.objects.count, [a for a, _ in attributes], [v for _, v in attributes]
+    return 1, list(task.names), [c.values for c in task.concepts]
 
 
 def label_classes(task: Task) -> int:
@@ -136,7 +138,7 @@ def _total(classes: int, factor: int, terms: dict[int, int]) -> tuple[int, str |
 def intended_maps(task: Task) -> int:
     """Bijective concept maps: n! * (attribute permutations keeping domain sizes) * prod |D_v|!;
     without concept supervision each one fits, with its intended inference layer."""
-    n, domains = _structure(task)
+    n, _, domains = structure(task)
     sizes = [len(d) for d in domains]
     same = math.prod(math.factorial(sizes.count(s)) for s in set(sizes))
     return math.factorial(n) * same * math.prod(math.factorial(s) for s in sizes)
@@ -151,14 +153,14 @@ def count_jrs(task: Task) -> CountResult:
         factor = 1
     else:
         (terms, loose), intended = _by_kernels(task, classes), intended_maps(task)
-        factor = math.factorial(_structure(task)[0])
+        factor = math.factorial(structure(task)[0])
     total, expression = _total(classes, factor, terms)
     details = {
         "intended": intended,
         "joint_shortcuts": total - intended,
         "label_classes": classes,
         "expression": expression,
-        "not_identified": [_attribute_names(task)[v] for v in sorted(loose)],
+        "not_identified": [structure(task)[1][v] for v in sorted(loose)],
         "closed_form": "joint reasoning shortcuts",
         "formula": "sum over value-map kernels of n! * permanent * classes^(active - distinct)"
         if not task.support.supervised
@@ -170,12 +172,6 @@ def count_jrs(task: Task) -> CountResult:
 def _rows(task: Task) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
     """Support rows (values object by object, attribute by attribute) with their label tuples."""
     return [(row, task.label_of(row)) for row in task.support.rows]
-
-
-def _attribute_names(task: Task) -> list[str]:
-    if task.objects is not None:
-        return [name for name, _ in task.objects.attributes]
-    return list(task.names)
 
 
 def _loose(matrix: list[list[int]], kernels: list[int], sizes: list[int], v: int) -> bool:
@@ -194,7 +190,7 @@ def _loose(matrix: list[list[int]], kernels: list[int], sizes: list[int], v: int
 def _by_kernels(task: Task, classes: int) -> tuple[dict[int, int], set[int]]:
     """The pairs over n! as exponent of `classes` -> coefficient, and the attributes some pair maps
     other than bijectively."""
-    n, domains = _structure(task)
+    n, _, domains = structure(task)
     m = len(domains)
     rows = _rows(task)
     seen = [sorted({row[o * m + v] for row, _ in rows for o in range(n)}, key=str) for v in range(m)]
@@ -251,7 +247,7 @@ class FittingMap:
 
 def fitting_maps(task: Task) -> Iterator[FittingMap]:
     """Every concept map some inference layer fits, listed (at most ENUMERATE_LIMIT maps tried)."""
-    n, domains = _structure(task)
+    n, _, domains = structure(task)
     m = len(domains)
     sizes = [len(d) for d in domains]
     total_maps = math.factorial(n) * sum(

@@ -8,23 +8,16 @@ from typing import Any
 
 from pyeda.inter import espresso_tts, exprvar, truthtable
 
-from ..counting.jrs import FittingMap, fitting_maps
+from ..counting.jrs import FittingMap, fitting_maps, structure
 from ..knowledge.labels import label_values
 from ..task.model import Task
 
 MINIMISE_INPUTS = 12  # predicted Boolean concepts a truth table may range over
 
 
-def _structure(task: Task) -> tuple[int, list[str], list[tuple[Any, ...]]]:
-    if task.objects is not None:
-        attributes = task.objects.attributes
-        return task.objects.count, [a for a, _ in attributes], [v for _, v in attributes]
-    return 1, list(task.names), [c.values for c in task.concepts]
-
-
 def map_text(task: Task, a: FittingMap) -> str:
     """`c1 <- c2; c3: 0->1` (plain tasks) or `objects 1<->2; colour <- shape, shape: 0->1`."""
-    n, names, domains = _structure(task)
+    n, names, domains = structure(task)
     parts = []
     if n > 1 and a.sigma != tuple(range(n)):
         parts.append("objects " + ", ".join(f"{o + 1}->{s + 1}" for o, s in enumerate(a.sigma) if o != s))

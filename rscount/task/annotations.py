@@ -97,8 +97,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
-def _records(path: Path, json_lines: bool) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
-    """(column names, [(line number, record)]) of a CSV or JSON-lines file."""
+def records(path: Path, json_lines: bool) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    """(column names, [(line number, record)]) of a CSV or JSON-lines file; blank rows skipped,
+    duplicate columns and ragged rows refused with their line."""
     text = read_text(path)
     if json_lines:
         records, columns = [], {}
@@ -139,19 +140,19 @@ def read_annotations(
 ) -> Annotations:
     """Read an annotation file (JSON lines when `json_lines`, by extension when None); every concept
     needs a column, every value must be in its domain."""
-    columns, records = _records(path, path.suffix.lower() in JSON_LINES if json_lines is None else json_lines)
+    columns, found = records(path, path.suffix.lower() in JSON_LINES if json_lines is None else json_lines)
     missing = [c.name for c in concepts if c.name not in columns]
     if missing:
         raise AnnotationError(
             str(path),
             f"no column for concept {quote(missing[0])} (columns: {short(', '.join(columns))})",
         )
-    if not records:
+    if not found:
         raise AnnotationError(str(path), "no examples (the support would be empty)")
     label_columns = [name for name in label_names if name in columns]
     lines, rows = [], []
     labels: dict[str, list[str]] = {name: [] for name in label_columns}
-    for number, record in records:
+    for number, record in found:
         absent = [c.name for c in concepts if record.get(c.name) in (None, "")]
         if absent:
             raise AnnotationError(str(path), f"no value for concept {quote(absent[0])}", number)

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ from typing import Any
 
 from ..errors import AnnotationError, quote, short
 from ..limits import DEPTH
-from .annotations import Annotations, value_of
+from .annotations import Annotations, records, value_of
 from .inputs import read_text
 from .model import Objects
 
@@ -144,8 +143,7 @@ def _object_row(
 
 def read_kandy(path: Path, objects: Objects, label: str, task_id: Any) -> Annotations:
     """The rows of one task of a KANDY annotations.csv (all rows when `task_id` is None)."""
-    reader = csv.reader(read_text(path).splitlines())
-    header = [h.strip() for h in next(reader, [])]
+    header, found = records(path, json_lines=False)
     missing = [c for c in KANDY_COLUMNS if c not in header]
     if missing:
         raise AnnotationError(
@@ -154,13 +152,7 @@ def read_kandy(path: Path, objects: Objects, label: str, task_id: Any) -> Annota
             1,
         )
     lines, rows, labels = [], [], []
-    for cells in reader:
-        if not any(cell.strip() for cell in cells):
-            continue
-        line = reader.line_num
-        if len(cells) != len(header):
-            raise AnnotationError(str(path), f"{len(cells)} cells, but the header has {len(header)}", line)
-        record = dict(zip(header, cells))
+    for line, record in found:
         if task_id is not None and record["task_id"].strip() != str(task_id):
             continue
         if record["supervised"].strip().lower() in ("0", "false"):
