@@ -1,6 +1,6 @@
 """rscount: count the reasoning shortcuts of a neuro-symbolic learning task before training it.
 
-The public API: `load_task`, `task_from_dict`, `count`, `check`, `explain`, `advise`, `sweep`
+The public API: `load_task`, `task_from_dict`, `count`, `check`, `explain`, `forecast`, `advise`, `sweep`
 (rscount.api), the types they take and return, and the errors they raise (rscount.errors). Names
 are imported on first use, so `import rscount` stays light (the pytest plugin relies on it).
 """
@@ -27,22 +27,26 @@ from .errors import (
 from .version import __version__
 
 if TYPE_CHECKING:
-    from .api import advise, check, count, explain, load_task, sweep, task_from_dict
+    from .api import advise, check, count, explain, forecast, load_task, sweep, task_from_dict
     from .counting.result import CountResult
     from .counting.settings import CountSettings, Method
     from .insight.advise import Advice
     from .insight.check import CheckReport, CheckStatus, Unidentified
     from .insight.explain import Explanation
+    from .insight.forecast import Forecast
     from .insight.sweep import Sweep
     from .task.model import Concept, Mode, Objects, Task
 
 _LAZY = {
-    **dict.fromkeys(("load_task", "task_from_dict", "count", "check", "explain", "advise", "sweep"), "api"),
+    **dict.fromkeys(
+        ("load_task", "task_from_dict", "count", "check", "explain", "forecast", "advise", "sweep"), "api"
+    ),
     **dict.fromkeys(("Task", "Concept", "Objects", "Mode"), "task.model"),
     **dict.fromkeys(("CountSettings", "Method"), "counting.settings"),
     "CountResult": "counting.result",
     **dict.fromkeys(("CheckReport", "CheckStatus", "Unidentified"), "insight.check"),
     "Explanation": "insight.explain",
+    "Forecast": "insight.forecast",
     "Advice": "insight.advise",
     "Sweep": "insight.sweep",
 }
@@ -54,6 +58,7 @@ __all__ = [
     "count",
     "check",
     "explain",
+    "forecast",
     "advise",
     "sweep",
     "Task",
@@ -67,6 +72,7 @@ __all__ = [
     "CheckStatus",
     "Unidentified",
     "Explanation",
+    "Forecast",
     "Advice",
     "Sweep",
     "RscountError",

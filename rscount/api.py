@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from .counting.isolation import run_stoppable
 from .counting.jobs import count as count_in_child
 from .counting.result import CountResult
 from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
@@ -24,10 +25,12 @@ from .insight.check import CHECK_TIMEOUT, CheckReport
 from .insight.check import check as check_task
 from .insight.explain import Explanation
 from .insight.explain import explain as explain_task
+from .insight.forecast import Forecast
+from .insight.forecast import forecast as forecast_task
 from .knowledge.loading import load_task, task_from_dict
 from .task.model import Mode, Task
 
-__all__ = ["load_task", "task_from_dict", "count", "check", "explain", "advise", "sweep"]
+__all__ = ["load_task", "task_from_dict", "count", "check", "explain", "forecast", "advise", "sweep"]
 
 TaskLike = Task | str | os.PathLike[str]
 TENTHS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -88,6 +91,23 @@ def explain(
     """`show` optimal maps other than the intended one, readably, and how often each concept keeps
     its meaning (`randomly`: the maps shown are drawn uniformly with `seed`)."""
     return explain_task(_task(task), None if mode is None else Mode(mode), show, randomly, seed)
+
+
+def forecast(
+    task: TaskLike,
+    mode: Mode | str | None = None,
+    test: Sequence[Sequence[object]] | None = None,
+    timeout: float | None = None,
+    memory: float | None = None,
+) -> Forecast:
+    """Under a uniformly drawn optimal map: which ground-truth concept each predicted concept reads,
+    where each value goes and the expected concept accuracy on the support, and with `test` (concept
+    vectors, lists in concept order or mappings) the concept and label accuracy there; exact
+    fractions. With a `timeout` or `memory`, it runs in a child process stopped at that limit."""
+    task = _task(task)
+    rows = None if test is None else task.with_support(list(test)).support.rows
+    chosen = None if mode is None else Mode(mode)
+    return run_stoppable(forecast_task, task, chosen, rows, timeout=timeout, memory=memory)
 
 
 def advise(

@@ -77,19 +77,19 @@ def brute_force_joint(
     return count
 
 
-def brute_force_objects(
+def brute_force_object_maps(
     objects: int,
     attributes: Sequence[Sequence[Any]],
     label_fn: Callable[[tuple], Any],
     support: Sequence[tuple],
     supervised: set[tuple],
-) -> int:
-    """Maps (rho, V, f) of the objects count: rho a bijection of objects, V of attributes, f_a a
-    map from the values of attribute a to those of V(a), shared by all objects. Concept vectors are
-    object-major: attribute a of object o at position o * len(attributes) + a."""
+) -> Iterator[tuple[tuple[int, ...], tuple[tuple, ...]]]:
+    """Every map (rho, V, f) of the objects count that keeps every support label and supervised
+    vector: rho a bijection of objects, V of attributes, f_a a map from the values of attribute a to
+    those of V(a), shared by all objects; yielded as brute_force_maps does, per concept (concept
+    vectors are object-major: attribute a of object o at position o * len(attributes) + a)."""
     m = len(attributes)
     support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
-    count = 0
     for rho in permutations(range(objects)):
         for v in permutations(range(m)):
             maps = [list(product(attributes[v[a]], repeat=len(attributes[a]))) for a in range(m)]
@@ -103,8 +103,19 @@ def brute_force_objects(
                     if label_fn(pred) != label_fn(c) or (c in supervised and pred != c):
                         break
                 else:
-                    count += 1
-    return count
+                    pi = tuple(rho[o] * m + v[a] for o in range(objects) for a in range(m))
+                    yield pi, tuple(f[a] for _ in range(objects) for a in range(m))
+
+
+def brute_force_objects(
+    objects: int,
+    attributes: Sequence[Sequence[Any]],
+    label_fn: Callable[[tuple], Any],
+    support: Sequence[tuple],
+    supervised: set[tuple],
+) -> int:
+    """Number of maps of the objects count (see brute_force_object_maps)."""
+    return sum(1 for _ in brute_force_object_maps(objects, attributes, label_fn, support, supervised))
 
 
 def brute_force_seen(

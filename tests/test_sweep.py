@@ -188,3 +188,16 @@ def test_existing_csv_is_kept_without_force(cli, tmp_path):
     out.write_text("mine\n")
     run = cli("sweep", XOR3, "--csv", out, "--jobs", "1")
     assert run.code == 2 and "exists; pass --force" in run.err and out.read_text() == "mine\n"
+
+
+def test_sweep_plot_legend_names_the_median_and_the_band_of_every_series(cli, tmp_path):
+    import matplotlib
+
+    svg = tmp_path / "sweep.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # text stays text, so it can be read back
+        run = cli("sweep", XOR3, "--seeds", "2", "--supervision", "0,0.5", "--plot", svg, "--jobs", "1")
+    assert run.code == 0, run.err
+    text = svg.read_text()
+    for level in ("0%", "50%"):
+        assert f"{level} of each support concept-supervised: median over seeds" in text
+        assert f"{level} of each support concept-supervised: min to max over seeds" in text

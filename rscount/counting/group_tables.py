@@ -120,6 +120,32 @@ class GroupTables:
     def factor(self, g: int, pi: tuple[int, ...]) -> int | None:
         """Value maps of the concepts feeding group g that satisfy its rows with pi (over the values
         the support shows), or None when this group is not counted by table."""
+        found = self._valid(g, pi)
+        if found is None:
+            return None
+        layout, valid = found
+        return layout.size if valid is None else int(np.bitwise_count(valid).sum(dtype=np.int64))
+
+    def marginals(self, g: int, pi: tuple[int, ...]) -> tuple[int, dict[tuple[int, int], list[int]]] | None:
+        """factor(g, pi), and per concept s feeding the group and value number v it shows, the valid
+        value maps with f_s(v) = each value number of the concept s feeds; None as for factor."""
+        found = self._valid(g, pi)
+        if found is None:
+            return None
+        layout, valid = found
+        where = {j: i for i, j in enumerate(pi)}
+        bits = None if valid is None else np.unpackbits(valid, count=layout.size).astype(bool)
+        fixed: dict[tuple[int, int], list[int]] = {}
+        for digits, j in zip(layout.digits, self.groups[g][1]):
+            for v, column in zip(sorted(self.coding.seen[where[j]]), digits):
+                chosen = column if bits is None else column[bits]
+                fixed[where[j], v] = np.bincount(chosen, minlength=self.coding.sizes[j]).tolist()
+        total = layout.size if bits is None else int(bits.sum())
+        return total, fixed
+
+    def _valid(self, g: int, pi: tuple[int, ...]) -> tuple[_Layout, NDArray[np.uint8] | None] | None:
+        """The layout of group g's value maps with pi and the packed bits of the valid ones (None:
+        all are), or None when this group is not counted by table."""
         targets = self.groups[g][1]
         where = {j: i for i, j in enumerate(pi)}
         sources = [where[j] for j in targets]
@@ -131,17 +157,13 @@ class GroupTables:
         if labels is None:
             return None
         layout = self._layout(signature)
-        keys = self._row_keys(labels[1], sources, targets)
-        if not keys:
-            return layout.size
         acc: NDArray[np.uint8] | None = None
-        for key in keys:
+        for key in self._row_keys(labels[1], sources, targets):
             vector = self._vector((g, signature, key), labels[0], layout)
             acc = vector.copy() if acc is None else np.bitwise_and(acc, vector, out=acc)
             if not acc.any():
-                return 0
-        assert acc is not None
-        return int(np.bitwise_count(acc).sum(dtype=np.int64))
+                break
+        return layout, acc
 
     def _row_keys(
         self, labels: NDArray[np.int64], sources: list[int], targets: list[int]

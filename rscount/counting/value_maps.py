@@ -4,12 +4,17 @@ also walks, or by SAT enumeration when there are few."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pysat.solvers import Solver
 from pysdd.sdd import SddManager, SddNode, Vtree
 
 from ..encoding.value_codes import ValueMapCoding
 from ..knowledge.circuit import FALSE, CNFBuilder
 from ..knowledge.sdd import SddAlgebra, model_count
+
+Group = tuple[list[str], list[int]]
+Marginals = tuple[int, dict[tuple[int, int], list[int]]]  # models, and per (owner, value) models per image
 
 
 class ValueMapSdds:
@@ -48,6 +53,27 @@ class ValueMapSdds:
             if root.is_false():
                 break
         return root
+
+    def marginals(self, pi: tuple[int, ...], owners: Iterable[int], group: Group | None = None) -> Marginals:
+        """Models of `compile(pi, group)` over all code variables, and for each value number v that
+        an owner o of `owners` shows, the models with f_o(v) = each value number u of D_pi(o), in
+        order: the value maps valid with pi counted with one value fixed."""
+        root = self.compile(pi, group)
+        total = model_count(self.manager, root)
+        found: dict[tuple[int, int], list[int]] = {}
+        chosen = set(owners)
+        for o, v in self.coding.var if total else ():
+            if o not in chosen:
+                continue
+            found[o, v] = []
+            for u in range(self.coding.sizes[pi[o]]):
+                node = root & self._code(o, v, u)
+                node.ref()
+                found[o, v].append(model_count(self.manager, node))
+                node.deref()
+        root.deref()
+        self.manager.garbage_collect()
+        return total, found
 
     def count(self, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None = None) -> int:
         """Models, over all code variables, of `compile(pi, group)`; garbage is collected after."""
@@ -101,32 +127,64 @@ class ValueMapCounter:
         self.limit = limit if len(coding.task.support.rows) <= ENUMERATE_MAX_ROWS else 0
         self.overflows: dict[tuple[str, ...], int] = {}
 
-    def count(self, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None = None) -> int:
+    def count(self, pi: tuple[int, ...], group: Group | None = None) -> int:
         """Models, over all code variables, of the value maps valid with `pi` (or with `group`'s
         constraints)."""
-        labels = tuple(group[0]) if group is not None else ()
-        if self.limit and self.overflows.get(labels, 0) < ENUMERATE_GIVE_UP:
-            found = self._enumerate(pi, group)
-            self.overflows[labels] = 0 if found is not None else self.overflows.get(labels, 0) + 1
-            if found is not None:
-                return found
+        found = self._enumerate(pi, group)
+        if found is not None:
+            used, models = found
+            return len(models) << (self.coding.num_vars - len(used))
         return self.sdds.count(pi, group)
 
-    def _enumerate(self, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None) -> int | None:
-        """The count by SAT enumeration, or None when there are more than `limit` projected models."""
+    def marginals(self, pi: tuple[int, ...], owners: Iterable[int], group: Group | None = None) -> Marginals:
+        """ValueMapSdds.marginals, by SAT enumeration where it counts the models (each stands for
+        every setting of the code variables the constraints leave free), else by the SDD."""
+        found = self._enumerate(pi, group)
+        if found is None:
+            return self.sdds.marginals(pi, owners, group)
+        used, models = found
+        coding, mentioned = self.coding, set(used)
+        free = coding.num_vars - len(used)
+        fixed: dict[tuple[int, int], list[int]] = {}
+        chosen = set(owners)
+        for (o, v), bits in coding.var.items():
+            if o not in chosen or not models:
+                continue
+            row = fixed[o, v] = [0] * coding.sizes[pi[o]]
+            open_bits = [b for b, x in enumerate(bits) if x not in mentioned]
+            weight = 1 << (free - len(open_bits))
+            for model in models:
+                base = sum(model[x] << b for b, x in enumerate(bits) if x in mentioned)
+                for combo in range(1 << len(open_bits)):
+                    u = base | sum((combo >> n & 1) << b for n, b in enumerate(open_bits))
+                    if u < len(row):  # always: a code is left free only when every code is a value
+                        row[u] += weight
+        return len(models) << free, fixed
+
+    def _enumerate(
+        self, pi: tuple[int, ...], group: Group | None
+    ) -> tuple[list[int], list[dict[int, int]]] | None:
+        """The code variables the constraints mention and every model over them (variable -> 0/1),
+        by SAT enumeration; None when there are more than `limit` of them, or enumeration is not
+        tried (too many rows, or the group kept overflowing)."""
+        labels = tuple(group[0]) if group is not None else ()
+        if not self.limit or self.overflows.get(labels, 0) >= ENUMERATE_GIVE_UP:
+            return None
         coding = self.coding
         b = class_cnf(coding, pi, group)
         if b is None:
-            return 0
+            return [], []
         used = sorted({abs(lit) for clause in b.clauses for lit in clause if abs(lit) <= coding.num_vars})
-        models = 0
+        models: list[dict[int, int]] = []
         with Solver(name="cadical195", bootstrap_with=b.clauses) as solver:
             while solver.solve():
-                models += 1
-                if models > self.limit:
+                if len(models) == self.limit:
+                    self.overflows[labels] = self.overflows.get(labels, 0) + 1
                     return None
-                model = solver.get_model()
+                model = solver.get_model() or []
+                models.append({v: int(model[v - 1] > 0) for v in used})
                 solver.add_clause([-model[v - 1] for v in used])
                 if not used:
                     break
-        return models << (coding.num_vars - len(used))
+        self.overflows[labels] = 0
+        return used, models

@@ -68,6 +68,26 @@ class ConceptGroup:
         """A uniformly random element, as a concept permutation."""
         return self.lift(self.objects.random(rng), self.attributes.random(rng))
 
+    def orbits(self) -> list[list[int]]:
+        """Per concept x, the concepts h[x] over the group, sorted; a uniformly random h sends x to
+        each of them with the same probability (orbit-stabilizer)."""
+        k = self.objects.n * self.attributes.n
+        parent = list(range(k))
+
+        def root(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for g in self.generators():
+            for x in range(k):
+                parent[root(x)] = root(g[x])
+        members: dict[int, list[int]] = {}
+        for x in range(k):
+            members.setdefault(root(x), []).append(x)
+        return [members[root(x)] for x in range(k)]
+
 
 def symmetry_groups(
     task: Task, mode: Mode, blocks: dict[str, list[list[int]]]

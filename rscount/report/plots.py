@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import statistics
+from typing import Any
 
 from ..errors import OutputError
+from ..insight.forecast import Forecast
 from ..insight.sweep import Sweep
+from .text import optimal_maps
 
 PLOT_SUFFIXES = (".png", ".svg")
 
@@ -38,11 +41,10 @@ def sweep_plot(record: Sweep, path: str | os.PathLike[str]) -> None:
         ax.scatter(
             [x for x, _ in points], [y for _, y in points], s=10, color=colour, alpha=0.35, linewidths=0
         )
-        ax.fill_between(
-            xs, low, high, color=colour, alpha=0.18, label="min to max over seeds" if n == 0 else None
-        )
+        series = "" if len(levels) == 1 else f"{g:.0%} of each support concept-supervised: "
+        ax.fill_between(xs, low, high, color=colour, alpha=0.18, label=f"{series}min to max over seeds")
         score = next(sc["R"] for sc in record.scores if sc["supervision"] == g)
-        label = "median over seeds" if len(levels) == 1 else f"{g:.0%} of each support concept-supervised"
+        label = f"{series}median over seeds"
         label += "" if score is None else f" (robustness R = {score:.3g})"
         ax.plot(xs, mid, marker="o", markersize=4, color=colour, label=label)
     ax.axhline(0, color="0.4", linestyle="--", linewidth=1, label="1 map: no reasoning shortcut")
@@ -60,6 +62,52 @@ def sweep_plot(record: Sweep, path: str | os.PathLike[str]) -> None:
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper right")
     figure.tight_layout()
+    _save(figure, path)
+
+
+def forecast_plot(record: Forecast, path: str | os.PathLike[str]) -> None:
+    """A heat map of `reads` (predicted concepts down, ground-truth concepts across) beside the
+    expected accuracy of each predicted concept (on the support, and on the test vectors if any)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    names = list(record.reads)
+    k = len(names)
+    side = max(3.0, 0.35 * k + 1.5)
+    figure = Figure(figsize=(side + 3.2, side), dpi=120)
+    FigureCanvasAgg(figure)
+    heat, bars = figure.subplots(1, 2, gridspec_kw={"width_ratios": [max(k, 3), 3]})
+    matrix = [[float(record.reads[j][i]) for i in names] for j in names]
+    image = heat.imshow(matrix, vmin=0, vmax=1, cmap="viridis")
+    heat.set_xticks(range(k), names, rotation=90, fontsize=8)
+    heat.set_yticks(range(k), names, fontsize=8)
+    heat.set_xlabel("ground-truth concept read")
+    heat.set_ylabel("predicted concept")
+    if k <= 12:
+        for j in range(k):
+            for i in range(k):
+                colour = "black" if matrix[j][i] > 0.5 else "white"
+                heat.text(i, j, f"{matrix[j][i]:.2f}", ha="center", va="center", fontsize=7, color=colour)
+    figure.colorbar(image, ax=heat, fraction=0.046, pad=0.04, label="probability")
+    series = [("training vectors", record.accuracy)]
+    if record.test is not None:
+        series.append(("test vectors", record.test["accuracy"]))
+    height = 0.8 / len(series)
+    for n, (label, accuracy) in enumerate(series):
+        ys = [y + n * height for y in range(k)]
+        bars.barh(ys, [float(accuracy[c]) for c in names], height=height, label=label, color=f"C{n}")
+    bars.set_yticks([y + 0.4 - height / 2 for y in range(k)], names, fontsize=8)
+    bars.invert_yaxis()
+    bars.set_xlim(0, 1)
+    bars.set_xlabel("expected accuracy")
+    bars.legend(fontsize=7, loc="lower right")
+    maps = optimal_maps(record.count)
+    figure.suptitle(f"{record.task}: concepts under a uniformly drawn optimal map ({maps})", fontsize=9)
+    figure.tight_layout()
+    _save(figure, path)
+
+
+def _save(figure: Any, path: str | os.PathLike[str]) -> None:
     try:
         figure.savefig(path)
     except OSError as exc:

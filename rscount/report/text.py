@@ -4,10 +4,12 @@ explain, advise and sweep found."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from ..insight.advise import ADD, ANNOTATE, SUPERVISE, Advice
 from ..insight.check import CheckReport, Unidentified
 from ..insight.explain import Explanation
+from ..insight.forecast import Forecast
 from ..insight.sweep import Sweep
 from ..task.expectations import FAIL, INCONCLUSIVE, Outcome
 from ..task.model import Mode
@@ -326,4 +328,54 @@ def sweep_text(record: Sweep) -> str:
     failures = [r for r in rows if r["error"]]
     if failures:
         lines.append(f"{len(failures)} counts failed, e.g.: {failures[0]['error']}")
+    return "\n".join(lines)
+
+
+def _vectors(n: int, kind: str) -> str:
+    return f"{n} {kind} vector{'' if n == 1 else 's'}"
+
+
+def _share(p: Fraction) -> str:
+    return f"{float(p):.1%}"
+
+
+def forecast_text(record: Forecast) -> str:
+    """The forecast as a table per predicted concept and the images of each ground-truth value."""
+    count = record.count
+    lines = [
+        f"task {record.task} ({record.mode} count): {optimal_maps(count)}; for one drawn uniformly at random "
+        "(exact; fractions in --json):"
+    ]
+    head = [
+        "concept",
+        "reads itself",
+        "reads otherwise",
+        f"accuracy ({_vectors(record.support_rows, 'training')})",
+    ]
+    if record.test is not None:
+        head.append(f"accuracy ({_vectors(record.test['rows'], 'test')})")
+    rows = [head]
+    for name, reads in record.reads.items():
+        others = sorted(((p, c) for c, p in reads.items() if p and c != name), key=lambda pc: (-pc[0], pc[1]))
+        shown = ", ".join(f"{c} {_share(p)}" for p, c in others[:3]) + (", ..." if len(others) > 3 else "")
+        row = [name, _share(reads[name]), shown or "-", _share(record.accuracy[name])]
+        if record.test is not None:
+            row.append(_share(record.test["accuracy"][name]))
+        rows.append(row)
+    widths = [max(len(r[n]) for r in rows) for n in range(len(head))]
+    lines += ["  " + "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
+    lines.append("where each ground-truth value goes (in the predicted concept it feeds: see reads):")
+    for name, table in record.values.items():
+        parts = []
+        for v, images in table.items():
+            likely = sorted(((p, w) for w, p in images.items() if p), key=lambda pw: (-pw[0], pw[1]))
+            more = ", ..." if len(likely) > 3 else ""
+            parts.append(f"{v} -> " + ", ".join(f"{w} {_share(p)}" for p, w in likely[:3]) + more)
+        lines.append(f"  {name}: " + "; ".join(parts))
+    if record.test is not None:
+        lines.append(
+            f"label accuracy expected on the {_vectors(record.test['rows'], 'test')}: "
+            f"{_share(record.test['label_accuracy'])}"
+        )
+    lines.append(f"{record.seconds:.2f} s")
     return "\n".join(lines)
