@@ -12,7 +12,7 @@ check it, explain, advise and sweep, with the same checks and errors as the comm
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .counting.isolation import run_stoppable
 from .counting.jobs import count as count_in_child
@@ -20,13 +20,15 @@ from .counting.result import CountResult
 from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
 from .insight import advise as advising
 from .insight import sweep as sweeping
-from .insight.advise import ACTIONS, Advice, Advisor
+from .insight.advise import SEARCH_BUDGET, Advice, Advisor
 from .insight.check import CHECK_TIMEOUT, CheckReport
 from .insight.check import check as check_task
 from .insight.explain import Explanation
 from .insight.explain import explain as explain_task
 from .insight.forecast import Forecast
 from .insight.forecast import forecast as forecast_task
+from .insight.plan_search import Costs
+from .insight.steps import ACTIONS
 from .knowledge.loading import load_task, task_from_dict
 from .task.model import Mode, Task
 
@@ -122,13 +124,30 @@ def advise(
     jobs: int | None = 1,
     emit: str | os.PathLike[str] | None = None,
     overwrite: bool = False,
+    target: int = 1,
+    costs: Mapping[str, int] | None = None,
+    budget: int = SEARCH_BUDGET,
 ) -> Advice:
-    """A change of the training data that removes the shortcuts (see `rscount advise`), verified;
-    `emit` writes the modified task file."""
+    """The cheapest change of the training data that leaves at most `target` optimal maps (see
+    `rscount advise`: greedy, then an exact search of up to `budget` plans; `costs` per kind of step,
+    e.g. {"add": 1, "supervise": 3}), verified; `emit` writes the modified task file (the task file
+    itself edited, when `task` is its path). A `timeout` stops the search with the best plan found
+    (`stopped`)."""
     settings = _settings(method, mode, DEFAULT_EPSILON, DEFAULT_DELTA, seed, timeout)
     advisor = Advisor(_task(task), settings, jobs)
+    source = None if isinstance(task, Task) else str(task)
+    priced = Costs.parse(",".join(f"{k}={v}" for k, v in (costs or {}).items()))
     return advising.advise(
-        advisor, actions, candidates, max_steps, None if emit is None else str(emit), overwrite
+        advisor,
+        actions,
+        candidates,
+        max_steps,
+        None if emit is None else str(emit),
+        overwrite,
+        priced,
+        target,
+        budget,
+        source,
     )
 
 

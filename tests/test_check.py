@@ -31,7 +31,7 @@ def test_check_refuses_non_deterministic_knowledge_and_shows_the_vector(cli, tmp
     )
     run = cli("check", path)
     assert run.code == 2
-    assert "not deterministic: concept vector {ped: 0, red: 0} can have stop = 0 or stop = 1" in run.out
+    assert "not deterministic: concept vector {ped: 0, red: 0} can have (stop = 0) or (stop = 1)" in run.out
     assert "on the 2 training rows it is deterministic" in run.out
     assert "verdict: invalid task" in run.out
 

@@ -80,3 +80,47 @@ def test_cli_reports_non_deterministic_knowledge_in_one_line(cli, tmp_path):
     )
     run = cli("count", path)
     assert run.code == 2 and run.err.count("\n") == 1 and "not deterministic" in run.err
+
+
+def test_open_knowledge_lists_every_label_combination_a_vector_allows_and_the_labels_left_open():
+    data = {
+        "concepts": {"a": [0, 1], "b": [0, 1]},
+        "labels": {"y": [0, 1], "z": [0, 1]},
+        "knowledge": ["Implies(a, y)", "Implies(b, z)"],
+        "support": [[1, 1], [0, 1]],
+    }
+    with pytest.raises(RscountError) as caught:
+        task_from_dict(data, "open", pathlib.Path("."))
+    message = str(caught.value)
+    assert "contradictory" not in message and "fits no label" not in message
+    # (0, 0) allows all four pairs; both labels are open there, each mentioned by one formula
+    assert (
+        "{a: 0, b: 0} can have (y = 0, z = 0) or (y = 0, z = 1) or (y = 1, z = 0) or (y = 1, z = 1)"
+        in message
+    )
+    assert (
+        "y, z left open (formulas mentioning y, z: knowledge[0] Implies(a, y); knowledge[1] Implies(b, z))"
+        in (message)
+    )
+    # the training row (0, 1) leaves y open; (1, 1) is determined
+    assert "of the 2 training rows: 1 open, e.g. {a: 0, b: 1}" in message
+
+
+def test_contradictory_and_open_knowledge_are_told_apart_and_the_clashing_formulas_named():
+    data = {
+        "concepts": {"a": [0, 1], "b": [0, 1]},
+        "labels": {"y": [0, 1], "z": [0, 1]},
+        "knowledge": ["Implies(a, y)", "Implies(b, z)", "Implies(a & b, ~y)"],
+        "completion": {"y": 0},
+        "support": [[1, 0], [0, 1], [1, 1]],
+    }
+    with pytest.raises(RscountError) as caught:
+        task_from_dict(data, "clash", pathlib.Path("."))
+    message = str(caught.value)
+    assert "contradictory: concept vector {a: 1, b: 1} fits no label combination (these clash: " in message
+    assert "knowledge[0] Implies(a, y), knowledge[2] Implies(And(a, b), Not(y))" in message
+    assert (
+        "not deterministic: concept vector {a: 0, b: 0} can have (y = 0, z = 0) or (y = 0, z = 1)" in message
+    )
+    # training rows: (1, 1) contradictory (already shown, so no example), (1, 0) open (z), (0, 1) fine
+    assert "of the 3 training rows: 1 contradictory, 1 open, e.g. {a: 1, b: 0}" in message

@@ -212,3 +212,28 @@ def test_joint_mode_is_refused_with_one_line(cli):
     run = cli("explain", XOR3, "--mode", "joint")
     assert run.code == 2
     assert run.err.startswith("rscount: error: ") and "joint" in run.err and len(run.err.splitlines()) == 1
+
+
+def test_unidentified_concepts_are_those_some_optimal_map_changes(cli):
+    """explain's `unidentified` against every optimal map listed: a concept is unidentified exactly
+    when some map makes predicted c read another concept or move one of its values."""
+    # exhaustive AND: the concepts may swap (AND is symmetric) but never flip a value
+    found = cli("explain", REPO / "tasks" / "and3.yaml", "--json").json()
+    names = ("c1", "c2", "c3")
+    assert found["unidentified"] == {
+        c: {"reads": [o for o in names if o != c], "remapped": False} for c in names
+    }
+    for args in (["--examples", "2"], ["--examples", "3", "--seed", "4"]):
+        every = cli("explain", REPO / "tasks" / "xor3.yaml", *args, "--show", "1000", "--json").json()
+        assert len(every["maps"]) == every["count"] - 1  # all shortcuts listed
+        moved = {name for m in every["maps"] for name in m["involves"]}
+        assert set(every["unidentified"]) == moved
+
+
+def test_text_groups_the_shortcuts_shown_by_the_concepts_they_involve(cli):
+    run = cli("explain", REPO / "tasks" / "xor3.yaml", "--examples", "1", "--show", "5")
+    assert run.code == 0
+    lines = run.out.splitlines()
+    heads = [line.strip() for line in lines if line.strip().startswith("involving ")]
+    assert heads and len(heads) == len(set(heads))  # one heading per group
+    assert "concepts whose meaning the training data does not pin: c1 (may read c2, c3" in run.out

@@ -6,9 +6,11 @@ import argparse
 from typing import Any
 
 from ..errors import InvalidSetting
-from ..insight.advise import ACTIONS, Advisor, advise
+from ..insight.advise import SEARCH_BUDGET, Advisor, advise
+from ..insight.plan_search import Costs
+from ..insight.steps import ACTIONS
+from ..report.insight_text import advise_text
 from ..report.records import to_json
-from ..report.text import advise_text
 from . import options
 from .explain import TASK_HELP, refuse
 from .status import Exit
@@ -48,7 +50,28 @@ def add_commands(sub: Any) -> None:
         "of them lowers the count (default 40)",
     )
     p.add_argument(
-        "--max-steps", type=options.positive_int, default=100, metavar="N", help="plan length limit"
+        "--max-steps", type=options.positive_int, default=100, metavar="N", help="greedy plan length limit"
+    )
+    p.add_argument(
+        "--target",
+        type=options.positive_int,
+        default=1,
+        metavar="N",
+        help="optimal maps the plan may leave (default 1: no shortcut)",
+    )
+    p.add_argument(
+        "--cost",
+        default="",
+        metavar="KIND=N,...",
+        help="cost of each kind of step, e.g. add=1,supervise=3 (default 1 each: the fewest steps)",
+    )
+    p.add_argument(
+        "--budget",
+        type=options.positive_int,
+        default=SEARCH_BUDGET,
+        metavar="N",
+        help=f"plans the exact search may count (default {SEARCH_BUDGET}); beyond, the best plan found "
+        "and the cost below which none exists",
     )
     p.add_argument(
         "--emit-task", metavar="PATH", help="write the modified task file (keeps files unless --force)"
@@ -71,11 +94,22 @@ def run(args: argparse.Namespace) -> int:
     task, settings = options.task_within(args, settings)
     advisor = Advisor(task, settings, args.jobs, args.dask, progress)
     try:
-        record = advise(advisor, actions, args.candidates, args.max_steps, args.emit_task, args.force)
+        record = advise(
+            advisor,
+            actions,
+            args.candidates,
+            args.max_steps,
+            args.emit_task,
+            args.force,
+            Costs.parse(args.cost),
+            args.target,
+            args.budget,
+            None if options.support_overridden(args) else args.file,  # else the file's support differs
+        )
     finally:
         progress.clear()
     print(to_json(record.to_dict()) if args.json else advise_text(record))
-    return Exit.OK
+    return Exit.LIMIT if record.stopped else Exit.OK
 
 
 HANDLERS = {"advise": run}

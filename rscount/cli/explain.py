@@ -8,8 +8,8 @@ from typing import Any
 from ..counting.isolation import run_stoppable
 from ..errors import InvalidSetting
 from ..insight.explain import explain
+from ..report.insight_text import explain_text
 from ..report.records import to_json
-from ..report.text import explain_text
 from . import options
 from .status import Exit
 

@@ -10,9 +10,9 @@ from ..counting.jobs import within
 from ..errors import OutputError
 from ..insight.forecast import forecast
 from ..outputs import check_outputs
+from ..report.insight_text import forecast_text
 from ..report.plots import PLOT_SUFFIXES, forecast_plot
 from ..report.records import to_json
-from ..report.text import forecast_text
 from ..task.row_sources import rows_from
 from . import options
 from .explain import TASK_HELP, refuse

@@ -193,6 +193,11 @@ def _support_override(args: argparse.Namespace) -> tuple[Any, Any]:
     return support, supervision
 
 
+def support_overridden(args: argparse.Namespace) -> bool:
+    """Whether the support flags replace the support or supervision the task file gives."""
+    return any(x is not None for x in _support_override(args))
+
+
 def class_jobs_option(parser: argparse.ArgumentParser) -> None:
     """--jobs: processes counting permutation classes side by side (decomposition)."""
     parser.add_argument(

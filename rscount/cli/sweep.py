@@ -9,9 +9,9 @@ from ..errors import OutputError
 from ..insight.sweep import parse_levels, sweep
 from ..outputs import check_outputs, write_output
 from ..report.files import sweep_csv
+from ..report.insight_text import sweep_text
 from ..report.plots import PLOT_SUFFIXES, sweep_plot
 from ..report.records import to_json
-from ..report.text import sweep_text
 from . import options
 from .advise import parallel_options
 from .explain import TASK_HELP, refuse

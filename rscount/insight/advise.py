@@ -20,6 +20,8 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import islice
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -27,62 +29,19 @@ import yaml
 from ..counting.jobs import CountJob, CountOutcome, run_count
 from ..counting.parallel import run_jobs
 from ..counting.settings import CountSettings, Method
-from ..errors import NotApplicable, TimeLimitExceeded
+from ..errors import InvalidSetting, NotApplicable, TimeLimitExceeded
 from ..knowledge.loading import task_from_dict
 from ..outputs import check_outputs, write_output
 from ..progress import Progress
-from ..task.expressions import Expr, var
+from ..task.editing import edited_task_file
 from ..task.model import Mode, Task
 from ..task.support import all_rows, decode, domain_size
 from ..task.writing import task_data, task_yaml
+from .plan_search import CHUNK, Costs, SearchState, moves, plans_costing
+from .steps import ADD, ANNOTATE, SUPERVISE, Step, annotation_label, apply_steps, step_text
 
-SUPERVISE, ADD, ANNOTATE = "supervise", "add", "annotate"
-ACTIONS = (SUPERVISE, ADD, ANNOTATE)
 LISTED_ROWS_MAX = 100_000  # candidate rows are listed up to this many concept vectors, else sampled
-
-
-@dataclass(frozen=True)
-class Step:
-    """One change of the task: supervise or add `row`, or annotate `concept` on every example."""
-
-    action: str
-    row: tuple[Any, ...] | None = None
-    concept: str | None = None
-
-
-def annotation_label(task: Task, concept: str) -> str:
-    """The label name that stands for "concept annotated on every example" (not clashing)."""
-    name = f"{concept}_annotated"
-    while name in task.labels:
-        name += "_"
-    return name
-
-
-def apply_steps(task: Task, steps: Sequence[Step]) -> Task:
-    """`task` with `steps` applied (a new Task; `task` is left as it is)."""
-    support = task.support
-    rows: list[Any] | None = None if support.exhaustive else list(support.rows)
-    supervised: list[Any] = list(support.supervised)
-    labels: dict[str, Expr | str] = {}
-    for step in steps:
-        if step.action == ADD and rows is not None:
-            rows.append(step.row)
-        elif step.action == SUPERVISE:
-            supervised.append(step.row)
-        elif step.concept is not None:
-            labels[annotation_label(task, step.concept)] = var(step.concept)
-    return task.with_support(rows, supervised).with_labels(labels)
-
-
-def step_text(task: Task, step: Step) -> str:
-    """A step as a person reads it: `add example d1=5, d2=6 (sum=11)`."""
-    if step.action == ANNOTATE or step.row is None:
-        return f"annotate concept {step.concept} on every training example"
-    row = ", ".join(f"{n}={v}" for n, v in zip(task.names, step.row))
-    if step.action == SUPERVISE:
-        return f"concept-supervise example {row}"
-    labels = ", ".join(f"{n}={v}" for n, v in zip(task.labels, task.label_of(step.row)))
-    return f"add example {row} ({labels})"
+SEARCH_BUDGET = 2000  # plans the exact search counts by default (XOR-3 with one example: 974 to prove 4)
 
 
 def candidates(
@@ -181,14 +140,21 @@ def _best(
 
 
 def greedy(
-    advisor: Advisor, start: int, actions: Sequence[str], limit: int, max_steps: int
+    advisor: Advisor,
+    start: int,
+    actions: Sequence[str],
+    limit: int,
+    max_steps: int,
+    target: int = 1,
+    state: SearchState | None = None,
 ) -> tuple[list[Step], int]:
-    """Greedy steps until 1 optimal map, a stall or `max_steps`; returns the plan and its count.
+    """Greedy steps until `target` optimal maps, a stall or `max_steps`; returns the plan and its
+    count, which `state` (if given) also holds after every step, for a time limit to find.
     Candidates are drawn with the advisor's seed."""
     plan: list[Step] = []
     current = start
     rng = random.Random(advisor.settings.seed)
-    while current > 1 and len(plan) < max_steps:
+    while current > target and len(plan) < max_steps:
         first, rest = candidates(advisor.task, plan, actions, rng, limit)
         what = f"step {len(plan) + 1} (optimal maps now {current}): candidates counted"
         best = _best(advisor, plan, first, what)
@@ -198,6 +164,8 @@ def greedy(
             break
         plan.append(best[0])
         current = _counted(best[1])
+        if state is not None:
+            state.plan, state.count = list(plan), current
     return plan, current
 
 
@@ -214,23 +182,61 @@ def prune(advisor: Advisor, plan: list[Step], final: int) -> list[Step]:
     return kept
 
 
+def search(
+    advisor: Advisor, steps: Sequence[Step], costs: Costs, target: int, state: SearchState, budget: int
+) -> None:
+    """Count plans level by level in increasing cost, below the cost of `state`'s plan when it
+    reaches `target`, until one reaches it (then the cheapest, proved if every count was exact),
+    the levels run out, or `budget` plans have been counted. `state` holds what is proved at any
+    moment, so a time limit (TimeLimitExceeded from a count) leaves it true."""
+    reaches = state.count is not None and state.count <= target
+    ceiling = costs.total(state.plan or []) if reaches else costs.total(steps) + 1
+    exact = True
+    while state.bound < ceiling:
+        level = state.bound
+        plans = plans_costing(advisor.task, steps, costs, level)
+        while chunk := list(islice(plans, min(CHUNK, budget - state.counted) or 1)):
+            if state.counted == budget:
+                state.why = f"stopped at its budget of {budget} counted plans"
+                return
+            what = f"exact search, plans costing {level} ({state.counted} counted)"
+            outcomes = advisor.count(chunk, what)
+            state.counted += len(chunk)
+            exact = exact and all(o.exact for o in outcomes)
+            for plan, outcome in zip(chunk, outcomes):
+                if _counted(outcome) <= target:
+                    state.plan, state.count, state.minimal, state.complete = plan, outcome.count, exact, True
+                    return
+        state.levels.append(level)
+        state.bound = level + 1
+    state.complete = True
+    state.minimal = reaches and exact
+
+
 @dataclass
 class Advice:
-    """What advise found: the count as given, the plan (each step with the count after it), how
-    many greedy steps it took before pruning, the final count, the modified task's verification
-    ({"count", "exact", "method"}), where it was written and the task file's mapping."""
+    """What advise found: the count as given, the plan (each step with the count after it, when
+    recounted), the final count, whether the plan is proved cheapest (`minimal`) and the cost below
+    which no plan reaches the target (`bound`), the search ({"greedy_steps", "counted", "complete",
+    "why", ...}), the modified task's verification ({"count", "exact", "method"}; None when the
+    search was stopped), where it was written and the task file's mapping."""
 
     task: str
     mode: Mode
     start: dict[str, Any]
     actions: list[str]
     candidates_per_action: int
+    target: int
+    costs: dict[str, int]
     plan: list[dict[str, Any]]
-    greedy_steps: int
     final_count: int | None
-    verified: dict[str, Any]
+    minimal: bool
+    bound: int
+    search: dict[str, Any]
+    stopped: bool
+    verified: dict[str, Any] | None
     emitted: str | None
-    task_file: dict[str, Any] = field(repr=False)
+    task_file: dict[str, Any] | None = field(repr=False)
     counts: int = 0
     seconds: float = 0.0
 
@@ -246,28 +252,50 @@ def advise(
     max_steps: int,
     emit: str | None = None,
     overwrite: bool = False,
+    costs: Costs | None = None,
+    target: int = 1,
+    budget: int = SEARCH_BUDGET,
+    source: str | None = None,
 ) -> Advice:
-    """A plan that removes the shortcuts of the advisor's task (greedy, then pruned), the count
-    after each step, and the modified task verified by recounting it as written (to `emit`)."""
+    """The cheapest plan that brings the advisor's task to at most `target` optimal maps: a greedy
+    plan (pruned) first, then the exact search below its cost (plan_search); the count after each
+    step, and the modified task verified by recounting it as written (to `emit`: the task file
+    `source` edited, when given). A time limit stops the search with the best plan found and what
+    was proved (`stopped`)."""
     start_time = time.perf_counter()
     check_outputs({"emit_task": emit}, overwrite)
+    costs = costs or Costs()
+    if target < 1:
+        raise InvalidSetting("target", f"must be at least 1, not {target}")
     task = advisor.task
     first = advisor.count([[]], "counting the task")[0]
-    plan, final = greedy(advisor, _counted(first), actions, limit, max_steps)
-    greedy_steps = len(plan)
-    if plan:
-        plan = prune(advisor, plan, final)
-    outcomes = advisor.count([plan[: n + 1] for n in range(len(plan))], "counting after each step")
-    if outcomes and outcomes[-1].exact and outcomes[-1].count != final:  # dropping steps never lowers it
-        raise RuntimeError(f"advise: the plan counts {outcomes[-1].count}, the search said {final}")
-    last = outcomes[-1] if outcomes else first
-    final = _counted(last) if outcomes else final
-    modified, text = _modified(task, plan, last)
-    # Verify on what a reader gets: the emitted text, loaded as a task file and counted afresh.
-    reloaded = task_from_dict(yaml.safe_load(text), modified.name)
-    check = advisor.count_tasks([reloaded], "re-counting the modified task", Method.AUTO)[0]
-    if check.exact and last.exact and check.count != last.count:
-        raise RuntimeError(f"advise: the modified task counts {check.count}, the plan {last.count}")
+    state = SearchState([], _counted(first))
+    search_info: dict[str, Any] = {"greedy_steps": 0}
+    stopped = False
+    try:
+        if _counted(first) <= target:
+            state.minimal, state.complete, state.bound = True, True, 0
+        else:
+            _plan(advisor, actions, limit, max_steps, costs, target, budget, state, search_info)
+    except TimeLimitExceeded:
+        stopped = True
+        state.why = "stopped by the time limit"
+    plan = state.plan or []
+    outcomes: list[CountOutcome] = []
+    verified = None
+    modified, text, base = _modified(task, plan, state.count if state.minimal else None, source)
+    if not stopped:
+        outcomes = advisor.count([plan[: n + 1] for n in range(len(plan))], "counting after each step")
+        if outcomes and outcomes[-1].exact and outcomes[-1].count != state.count:
+            raise RuntimeError(f"advise: the plan counts {outcomes[-1].count}, the search said {state.count}")
+        last = outcomes[-1] if outcomes else first
+        modified, text, base = _modified(task, plan, _counted(last) if last.exact else None, source)
+        # Verify on what a reader gets: the emitted text, loaded as a task file and counted afresh.
+        reloaded = task_from_dict(yaml.safe_load(text), modified.name, base)
+        check = advisor.count_tasks([reloaded], "re-counting the modified task", Method.AUTO)[0]
+        if check.exact and last.exact and check.count != last.count:
+            raise RuntimeError(f"advise: the modified task counts {check.count}, the plan {last.count}")
+        verified = {"count": check.count, "exact": check.exact, "method": str(check.method)}
     if emit:
         write_output(emit, text, "emit_task", overwrite)
     steps = [
@@ -276,26 +304,68 @@ def advise(
             "row": None if s.row is None else list(s.row),
             "concept": s.concept,
             "text": step_text(task, s),
-            "count": o.count,
-            "exact": o.exact,
+            "cost": costs.of(s),
+            "count": o.count if o else None,
+            "exact": o.exact if o else None,
         }
-        for s, o in zip(plan, outcomes)
+        for s, o in zip(plan, [*outcomes, *[None] * (len(plan) - len(outcomes))])
     ]
+    search_info.update(
+        counted=state.counted, complete=state.complete, why=state.why, levels_exhausted=state.levels
+    )
     return Advice(
         task.name,
         advisor.mode,
         {"count": first.count, "exact": first.exact},
         list(actions),
         limit,
+        target,
+        {ADD: costs.add, SUPERVISE: costs.supervise, ANNOTATE: costs.annotate},
         steps,
-        greedy_steps,
-        final,
-        {"count": check.count, "exact": check.exact, "method": str(check.method)},
+        state.count,
+        state.minimal,
+        state.bound,
+        search_info,
+        stopped,
+        verified,
         emit,
-        task_data(modified),
+        task_data(modified) if not stopped else None,
         advisor.counts,
         round(time.perf_counter() - start_time, 6),
     )
+
+
+def _plan(
+    advisor: Advisor,
+    actions: Sequence[str],
+    limit: int,
+    max_steps: int,
+    costs: Costs,
+    target: int,
+    budget: int,
+    state: SearchState,
+    info: dict[str, Any],
+) -> None:
+    """Fill `state`: whether any plan can reach `target` (all steps at once), the greedy plan,
+    then the exact search below it."""
+    steps = moves(advisor.task, actions)
+    if steps is not None:
+        everything = _counted(advisor.count([steps], "counting with every step allowed")[0])
+        info["fewest_reachable"] = everything
+        if everything > target:
+            state.plan, state.count, state.complete = steps, everything, True
+            state.why = f"no plan reaches {target}: with every step allowed the task still has {everything}"
+            state.bound = costs.total(steps) + 1
+            return
+    plan, final = greedy(advisor, state.count or 0, actions, limit, max_steps, target, state)
+    info["greedy_steps"] = len(plan)
+    if plan and final <= target:
+        plan = prune(advisor, plan, final)
+    state.plan, state.count = plan, final
+    if steps is None:
+        state.why = "the concept space is too large to list every step: the greedy plan, not proved"
+        return
+    search(advisor, steps, costs, target, state, budget)
 
 
 def _counted(outcome: CountOutcome) -> int:
@@ -305,11 +375,20 @@ def _counted(outcome: CountOutcome) -> int:
     return outcome.count
 
 
-def _modified(task: Task, plan: list[Step], last: CountOutcome) -> tuple[Task, str]:
-    """The task after `plan`, named `<task>-advised`, pinning the count it was verified to have
-    (when exact, so that `rscount check` confirms it), and its task-file text."""
-    modified = apply_steps(task, plan).renamed(f"{task.name}-advised")
-    modified = modified.with_expect({"count": _counted(last)} if last.exact else {})
-    comments = [f"{task.name} changed by `rscount advise` (greedy plan of {len(plan)} steps):"]
+def _modified(task: Task, plan: list[Step], pin: int | None, source: str | None) -> tuple[Task, str, Path]:
+    """The task after `plan` pinning the exact count `pin` it was verified to have (so that `rscount
+    check` confirms it), the text of its task file and the directory that file's paths are relative
+    to: the original file (`source`) edited where it is a YAML task file, else a new file of the task
+    named `<task>-advised`."""
+    modified = apply_steps(task, plan).with_expect({"count": pin} if pin is not None else {})
+    comments = [f"{task.name} changed by `rscount advise` (plan of {len(plan)} steps):"]
     comments += [f"  {n}. {step_text(task, s)}" for n, s in enumerate(plan, start=1)]
-    return modified, task_yaml(modified, comments)
+    if source is not None:
+        added = [s.row for s in plan if s.action == ADD and s.row is not None]
+        supervised = [s.row for s in plan if s.action == SUPERVISE and s.row is not None]
+        annotated = {annotation_label(task, s.concept): s.concept for s in plan if s.concept is not None}
+        text = edited_task_file(Path(source), modified, added, supervised, annotated, pin, comments)
+        if text is not None:
+            return modified, text, Path(source).parent
+    modified = modified.renamed(f"{task.name}-advised")
+    return modified, task_yaml(modified, comments), Path(".")

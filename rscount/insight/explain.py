@@ -12,6 +12,7 @@ from typing import Any
 from ..counting.jrs import count_jrs
 from ..progress import Progress
 from ..task.model import Mode, Task
+from .check import unidentified_concepts
 from .joint import joint_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
 
@@ -42,6 +43,19 @@ def map_text(entries: list[dict[str, Any]]) -> str:
         head = e["concept"] if e["reads"] == e["concept"] else f"{e['concept']} <- {e['reads']}"
         parts.append(head + (": " + ", ".join(f"{v}->{w}" for v, w in changed) if changed else ""))
     return "; ".join(parts) if parts else "the intended map"
+
+
+def involved(entries: list[dict[str, Any]]) -> list[str]:
+    """The predicted concepts a map changes (it reads another concept, or moves a value), and the
+    ground-truth concepts they read instead, in concept order."""
+    names = [e["concept"] for e in entries]
+    changed = {
+        name
+        for e in entries
+        if e["reads"] != e["concept"] or any(v != w for v, w in e["values"]) or not e["same_domain"]
+        for name in (e["concept"], e["reads"])
+    }
+    return [n for n in names if n in changed]
 
 
 def _changes(m: ConceptMap) -> tuple[int, int]:
@@ -76,9 +90,11 @@ def _distinct_samples(space: MapSpace, rng: random.Random, wanted: int, skip: Co
 
 @dataclass
 class Explanation:
-    """What explain found: the count, the maps shown (each {"text", "concepts"}: see describe_map)
-    in the order `order` says, the per-concept summary ({"exact", "over", "concepts"}) and, per
-    concept, the values no training row shows."""
+    """What explain found: the count, the maps shown (each {"text", "concepts", "involves"}: see
+    describe_map and involved) in the order `order` says, the per-concept summary ({"exact",
+    "over", "concepts"}), per concept the values no training row shows (the maps there are free and
+    multiply the count), and the concepts whose meaning the task does not pin (`unidentified`:
+    {concept: {"reads": other concepts it may read, "remapped": whether its values may move}})."""
 
     task: str
     mode: Mode
@@ -88,6 +104,7 @@ class Explanation:
     maps: list[dict[str, Any]]
     summary: dict[str, Any]
     unseen_values: dict[str, list[Any]]
+    unidentified: dict[str, dict[str, Any]]
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
@@ -119,8 +136,9 @@ def explain(
             "intended": result.details["intended"],
         }
         seconds = round(time.perf_counter() - start, 6)
+        loose = {name: {"reads": [], "remapped": True} for name in result.details["not_identified"]}
         return Explanation(
-            task.name, mode, result.count, result.shortcuts, order, joint, summary, {}, seconds
+            task.name, mode, result.count, result.shortcuts, order, joint, summary, {}, loose, seconds
         )
     space = MapSpace(task, mode, progress)
     identity = identity_map(task)
@@ -154,8 +172,15 @@ def explain(
         space.count,
         space.count - 1,
         order,
-        [{"text": map_text(d), "concepts": d} for d in (describe_map(task, m) for m in shown)],
+        [
+            {"text": map_text(d), "concepts": d, "involves": involved(d)}
+            for d in (describe_map(task, m) for m in shown)
+        ],
         summary,
         {name: values for name, values in unseen.items() if values},
+        {
+            name: {"reads": list(u.reads), "remapped": u.remapped}
+            for name, u in unidentified_concepts(task, mode).items()
+        },
         round(time.perf_counter() - start, 6),
     )

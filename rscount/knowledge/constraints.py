@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import TaskError
 from ..task.constraints import Constraints, LabelTuple
-from ..task.expressions import evaluate
+from ..task.expressions import evaluate, free_names
 from ..task.model import Concept, Task
 from .circuit import FALSE
 from .copies import Copies
@@ -18,53 +18,109 @@ from .copies import Copies
 
 def check_deterministic(task: Task) -> None:
     """Raise a TaskError (field 'knowledge') unless the task's constraints, with their completion
-    defaults, give every concept vector exactly one label tuple."""
+    defaults, give every concept vector exactly one label tuple. The message tells contradictory
+    knowledge (a vector no label tuple fits: the formulas that clash are named) from open knowledge
+    (a vector several tuples fit: every one is listed, with the labels left open and the formulas
+    that mention them), and says how the training rows fare, with examples of their own."""
     if task.constraints is None:
         return
     rules, concepts = task.constraints, task.concepts
-    support = None if task.support.exhaustive else task.support.rows
     order = rules.order
     copies = Copies(concepts, {str(y): e for y, e in rules.holds.items()}, "knowledge")
     x = copies.copy()
     gate = {y: dom.get(1, FALSE) for y, dom in zip(order, copies.labels(x))}
     b = copies.builder
+    problems, shown = [], []
     found = copies.witness(b.and_(-g for g in gate.values()), x)
     if found is not None:
-        raise TaskError(
-            "knowledge",
-            f"concept vector {_show(concepts, found[0])} fits no label combination"
-            + _on_support(concepts, rules, support),
+        shown.append(found[0])
+        problems.append(
+            f"contradictory: concept vector {_show(concepts, found[0])} fits no label combination "
+            f"({_clash(rules, concepts, found[0])})"
         )
+    open_found = None
     for r in sorted({rules.rank(y) for y in order}):
         better = b.or_(gate[y] for y in order if rules.rank(y) < r)
-        for y1, y2 in combinations([y for y in order if rules.rank(y) == r], 2):
-            found = copies.witness(b.and_([gate[y1], gate[y2], -better]), x)
-            if found is not None:
-                hint = " (a 'completion:' default per label chooses)" if not rules.completion else ""
-                raise TaskError(
-                    "knowledge",
-                    f"not deterministic: concept vector {_show(concepts, found[0])} can have "
-                    f"{_labels(rules.names, y1)} or {_labels(rules.names, y2)}{hint}"
-                    + _on_support(concepts, rules, support),
-                )
+        tied = [y for y in order if rules.rank(y) == r]
+        for y1, y2 in combinations(tied, 2):
+            open_found = copies.witness(b.and_([gate[y1], gate[y2], -better]), x)
+            if open_found is not None:
+                break
+        if open_found is not None:
+            break
+    if open_found is not None:
+        vector = open_found[0]
+        shown.append(vector)
+        problems.append(f"not deterministic: {_open(rules, concepts, vector)}")
+    if problems:
+        raise TaskError("knowledge", "; ".join(problems) + _on_support(task, rules, shown))
 
 
-def _on_support(
-    concepts: Sequence[Concept], rules: Constraints, support: Sequence[tuple[Any, ...]] | None
-) -> str:
-    """Whether the constraints give each training row exactly one label tuple (by evaluation)."""
-    if support is None:
+def _fitting(rules: Constraints, concepts: Sequence[Concept], row: Sequence[Any]) -> list[LabelTuple]:
+    """The label tuples the constraints allow for a concept vector, most preferred first."""
+    values = {c.name: v for c, v in zip(concepts, row)}
+    return [y for y, e in rules.holds.items() if evaluate(e, values)]
+
+
+def _clash(rules: Constraints, concepts: Sequence[Concept], row: Sequence[Any]) -> str:
+    """The fewest formulas that no label tuple satisfies together on `row`, as text."""
+    values = {c.name: v for c, v in zip(concepts, row)}
+    meets = [
+        [bool(evaluate(f, {**values, **dict(zip(rules.names, y))})) for f in rules.formulas]
+        for y in rules.order
+    ]
+    for size in range(1, len(rules.formulas) + 1):
+        for chosen in combinations(range(len(rules.formulas)), size):
+            if not any(all(m[i] for i in chosen) for m in meets):
+                named = ", ".join(f"knowledge[{i}] {rules.formulas[i]}" for i in chosen)
+                return f"{'it violates' if size == 1 else 'these clash:'} {named}"
+    return "the formulas together exclude every label combination"  # unreachable: all of them clash
+
+
+def _open(rules: Constraints, concepts: Sequence[Concept], row: Sequence[Any]) -> str:
+    """A vector several most-preferred label tuples fit: all of them, the labels that differ among
+    them and the formulas that mention those labels."""
+    fitting = _fitting(rules, concepts, row)
+    best = min(rules.rank(y) for y in fitting)
+    tied = [y for y in fitting if rules.rank(y) == best]
+    loose = [n for k, n in enumerate(rules.names) if len({y[k] for y in tied}) > 1]
+    mention = [f"knowledge[{i}] {f}" for i, f in enumerate(rules.formulas) if set(loose) & free_names(f)]
+    why = (
+        f"formulas mentioning {', '.join(loose)}: {'; '.join(mention)}"
+        if mention
+        else "no formula mentions it"
+    )
+    hint = " (a 'completion:' default per label chooses)" if not rules.completion else ""
+    tuples = " or ".join(f"({_labels(rules.names, y)})" for y in tied)
+    return (
+        f"concept vector {_show(concepts, row)} can have {tuples}: {', '.join(loose)} left open ({why}){hint}"
+    )
+
+
+def _on_support(task: Task, rules: Constraints, shown: Sequence[Sequence[Any]]) -> str:
+    """How the training rows fare under the constraints: contradictory and open ones counted, each
+    with an example other than the vectors already shown (by evaluation)."""
+    if task.support.exhaustive:
         return ""
-    bad = []
+    support, concepts = task.support.rows, task.concepts
+    contradictory, open_rows = [], []
     for row in support:
-        values = {c.name: v for c, v in zip(concepts, row)}
-        fitting = [y for y, e in rules.holds.items() if evaluate(e, values)]
-        best = min((rules.rank(y) for y in fitting), default=None)
+        fitting = _fitting(rules, concepts, row)
+        if not fitting:
+            contradictory.append(row)
+            continue
+        best = min(rules.rank(y) for y in fitting)
         if sum(rules.rank(y) == best for y in fitting) != 1:
-            bad.append(row)
-    if not bad:
+            open_rows.append(row)
+    if not contradictory and not open_rows:
         return f"; on the {len(support)} training rows it is deterministic"
-    return f"; so are {len(bad)} of the {len(support)} training rows, e.g. {_show(concepts, bad[0])}"
+    parts = []
+    for kind, rows in (("contradictory", contradictory), ("open", open_rows)):
+        if rows:
+            other = next((r for r in rows if r not in shown), None)
+            example = f", e.g. {_show(concepts, other)}" if other is not None else ""
+            parts.append(f"{len(rows)} {kind}{example}")
+    return f"; of the {len(support)} training rows: " + ", ".join(parts)
 
 
 def _show(concepts: Sequence[Concept], row: Sequence[Any]) -> str:

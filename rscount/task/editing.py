@@ -1,0 +1,88 @@
+"""A task file changed in place of being rewritten: support rows and supervision added, a concept
+annotated on every example added as a label, the pinned count set, and everything else (name,
+comments, order, knowledge and expression text) left as the author wrote it, by a round-trip YAML
+parse (ruamel.yaml)."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from .inputs import read_text
+from .model import Task
+from .support import Row
+
+
+def _flow(row: Sequence[Any]) -> CommentedSeq:
+    """A row written on one line, as task files write them."""
+    seq = CommentedSeq(list(row))
+    seq.fa.set_flow_style()
+    return seq
+
+
+def _extend(data: CommentedMap, key: str, new: Sequence[Row], every: Sequence[Row]) -> None:
+    """Append `new` rows to the list under `key`; when `key` holds no list (absent, `exhaustive`, a
+    sample or a file), it becomes the explicit list `every`."""
+    if not new:
+        return
+    if isinstance(data.get(key), list):
+        for row in new:
+            data[key].append(_flow(row))
+    else:
+        data[key] = CommentedSeq([_flow(r) for r in every])
+
+
+def edited_task_file(
+    path: Path,
+    task: Task,
+    added: Sequence[Row],
+    supervised: Sequence[Row],
+    annotated: dict[str, str],
+    pin: int | None,
+    comments: Sequence[str],
+) -> str | None:
+    """The text of the task file at `path` changed to `task` (the task after the plan): `added` and
+    `supervised` rows appended, `annotated` labels (label -> concept) added, the count pinned to
+    `pin` (or any pin removed when None), `comments` put first; None when the file is not a YAML
+    task file with concepts (or objects) and labels (an rsbench config, DIMACS)."""
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        return None
+    text = read_text(path)
+    yaml = YAML()
+    yaml.width = 110
+    first = re.search(r"^( *)- ", text, re.MULTILINE)  # block lists indented as the author did
+    offset = len(first.group(1)) if first else 0
+    yaml.indent(mapping=2, sequence=offset + 2, offset=offset)
+    data = yaml.load(text)
+    if not isinstance(data, CommentedMap) or "labels" not in data or not {"concepts", "objects"} & set(data):
+        return None
+    support = task.support
+    _extend(data, "support", added, [] if support.exhaustive else support.rows)
+    _extend(data, "concept_supervision", supervised, sorted(support.supervised, key=str))
+    for label, concept in annotated.items():
+        if "knowledge" in data:  # labels: declares domains; the constraint makes the label the concept
+            values = next(c.values for c in task.concepts if c.name == concept)
+            data["labels"][label] = _flow(values)
+            if not isinstance(data["knowledge"], list):
+                data["knowledge"] = CommentedSeq([data["knowledge"]])
+            data["knowledge"].append(f"Eq({label}, {concept})")
+        else:
+            data["labels"][label] = concept
+    expect = data.get("expect")
+    if pin is not None:
+        if not isinstance(expect, dict):
+            data["expect"] = expect = CommentedMap()
+        for key in [k for k in ("max_count", "min_count", "shortcuts") if k in expect]:
+            del expect[key]
+        expect["count"] = pin
+    elif isinstance(expect, dict):
+        del data["expect"]
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return "".join(f"# {line}\n" for line in comments) + out.getvalue()
