@@ -101,15 +101,20 @@ def forecast(
     test: Sequence[Sequence[object]] | None = None,
     timeout: float | None = None,
     memory: float | None = None,
+    samples: int | None = None,
+    seed: int = 1,
 ) -> Forecast:
     """Under a uniformly drawn optimal map: which ground-truth concept each predicted concept reads,
     where each value goes and the expected concept accuracy on the support, and with `test` (concept
     vectors, lists in concept order or mappings) the concept and label accuracy there; exact
-    fractions. With a `timeout` or `memory`, it runs in a child process stopped at that limit."""
+    fractions, or with `samples` frequencies over that many uniform draws (seed `seed`). With a
+    `timeout` or `memory`, it runs in a child process stopped at that limit."""
     task = _task(task)
     rows = None if test is None else task.with_support(list(test)).support.rows
     chosen = None if mode is None else Mode(mode)
-    return run_stoppable(forecast_task, task, chosen, rows, timeout=timeout, memory=memory)
+    return run_stoppable(
+        forecast_task, task, chosen, rows, None, samples, seed, timeout=timeout, memory=memory
+    )
 
 
 def advise(

@@ -188,3 +188,38 @@ def test_label_group_marginals_by_sdd_equal_those_by_table(spec):
         by_table.values,
         by_table.accuracy,
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "examples"), [("xor3.yaml", "1"), ("mnadd-evenodd.yaml", None), ("kand-logic-2.yaml", None)]
+)
+def test_sampled_forecast_lies_within_its_stated_margin_of_the_exact_one(path, examples, cli):
+    """Hoeffding's margin holds for each figure with probability 0.95, so nearly all figures of a
+    draw of 400 maps must lie within it (it is conservative: in practice all do)."""
+    task = load_task(TASKS / path)
+    if examples:
+        task = task.with_support([[0, 1, 1]])
+    test = [task.support.rows[0]]
+    exact = forecast(task, test=test)
+    for seed in (1, 2):
+        estimate = forecast(task, test=test, samples=400, seed=seed)
+        assert estimate.count == exact.count and estimate.margin == pytest.approx(0.0679, abs=1e-3)
+        pairs = [(estimate.accuracy[c], exact.accuracy[c]) for c in task.names]
+        pairs += [(estimate.reads[j][i], exact.reads[j][i]) for j in task.names for i in task.names]
+        pairs += [
+            (estimate.values[c][v].get(w, 0), p)
+            for c, table in exact.values.items()
+            for v, row in table.items()
+            for w, p in row.items()
+        ]
+        pairs.append((estimate.test["label_accuracy"], exact.test["label_accuracy"]))
+        inside = sum(abs(a - b) <= estimate.margin for a, b in pairs)
+        assert inside >= 0.95 * len(pairs)
+
+
+def test_cli_forecast_says_when_it_estimates(cli):
+    run = cli("forecast", TASKS / "xor3.yaml", "--samples", "100", "--json")
+    record = run.json()
+    assert not record["exact"] and record["samples"] == 100 and 0 < record["margin"] < 0.2
+    text = cli("forecast", TASKS / "xor3.yaml", "--samples", "100").out
+    assert "estimated from 100 uniform draws" in text

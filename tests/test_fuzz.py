@@ -1156,6 +1156,44 @@ def annotation_cases(draw: st.DrawFn) -> Case:
     return Case({"task.yaml": to_yaml(task), name: data}, [command, "task.yaml", *COUNTING])
 
 
+INLINE_ROWS = [
+    "[[0, 2, red]]",
+    "[[1, 0, green], [0, 1, red]]",
+    "[[0, 3, red]]",
+    "[[0, 2]]",
+    "[0, 2, red]",
+    "{c1: 0, c2: 2, col: red}",
+    "[{c1: 0, c2: 2, col: blue}]",
+    "[[" * 3000,
+    "!!python/object/apply:os.system ['echo hacked']",
+    "&a [*a]",
+    "[]",
+    "",
+    "no/such/file.csv",
+]
+
+
+@st.composite
+def hostile_test_vector_cases(draw: st.DrawFn) -> Case:
+    """`forecast --test`: test vectors as a CSV or JSON lines file (damaged or not), a YAML file of
+    hostile values, or rows written inline."""
+    task = {"concepts": CSV_CONCEPTS, "labels": {"y": CSV_LABEL}, "support": [[1, 2, "red"], [0, 1, "green"]]}
+    files = {"task.yaml": to_yaml(task)}
+    kind = draw(st.sampled_from(["csv", "jsonl", "yaml", "inline"]))
+    if kind == "csv":
+        files["test.csv"], where = draw(csv_text()), "test.csv"
+    elif kind == "jsonl":
+        files["test.jsonl"], where = draw(jsonl_text()), "test.jsonl"
+    elif kind == "yaml":
+        files["test.yaml"], where = (
+            draw(raw_transform(to_yaml([[0, 2, "red"], [1, 1, "green"]]))),
+            "test.yaml",
+        )
+    else:
+        where = draw(st.sampled_from(INLINE_ROWS))
+    return Case(files, ["forecast", "task.yaml", "--test", where, *COUNTING])
+
+
 OBJECT_TASK = {
     "objects": {"count": 2, "attributes": {"shape": ["square", "circle"], "color": ["red", "blue"]}},
     "labels": {"y": "Ne(shape_1, shape_2)"},
@@ -1261,6 +1299,12 @@ def test_hostile_benchmark_annotation_files_keep_the_promises(case):
 @settings(PROFILE, max_examples=examples(60))
 @given(annotation_cases())
 def test_hostile_annotation_files_keep_the_promises(case):
+    check_case(case)
+
+
+@settings(PROFILE, max_examples=examples(30))
+@given(hostile_test_vector_cases())
+def test_hostile_test_vectors_keep_the_promises(case):
     check_case(case)
 
 

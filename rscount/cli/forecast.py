@@ -33,6 +33,13 @@ def add_commands(sub: Any) -> None:
         "list of rows, or the rows inline ('[[0, 1, 1], [1, 0, 0]]'): concept and label accuracy there",
     )
     p.add_argument(
+        "--samples",
+        type=options.positive_int,
+        metavar="N",
+        help="estimate from N optimal maps drawn uniformly (with --seed) instead of exactly: for tasks "
+        "whose value maps form large SDDs (docs/shortcuts.md)",
+    )
+    p.add_argument(
         "--plot", metavar="PATH", help="write a heat map of reads and the accuracies (.png or .svg)"
     )
     options.common_options(p)
@@ -40,7 +47,7 @@ def add_commands(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """`rscount forecast`."""
-    why = "forecast counts exactly through the decomposition; it takes no counting method"
+    why = "forecast counts through the decomposition (exactly, or --samples); it takes no counting method"
     refuse(args, {"emit": "forecast writes no DIMACS", "method": why})
     if args.plot and not str(args.plot).lower().endswith(PLOT_SUFFIXES):
         raise OutputError(args.plot, "the file name must end in .png or .svg", "plot")
@@ -50,9 +57,11 @@ def run(args: argparse.Namespace) -> int:
     task, settings = options.task_within(args, settings)
     test = None
     if args.test:
-        test, settings = within(settings, "reading the test vectors", rows_from, args.test, task)
+        test, settings = within(settings, "reading the test vectors", rows_from, args.test, task, "--test")
     try:
-        record = run_stoppable(forecast, task, settings.mode, test, progress, **settings.limits())
+        record = run_stoppable(
+            forecast, task, settings.mode, test, progress, args.samples, args.seed, **settings.limits()
+        )
     finally:
         progress.clear()
     if args.plot:

@@ -15,6 +15,7 @@ probability count(support + vector) / count(support).
 from __future__ import annotations
 
 import math
+import random
 import sys
 import time
 from collections import Counter
@@ -28,11 +29,12 @@ from ..counting.plan import plan
 from ..counting.policy import count_task
 from ..counting.problem import CountProblem
 from ..counting.settings import CountSettings, Method
-from ..errors import NotApplicable
+from ..errors import InvalidSetting, NotApplicable
 from ..knowledge.groups import symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
+from .maps import MapSpace
 
 Table = list[list[int]]  # table[v][u]: maps with f_i(value v) = value u of the concept i feeds
 
@@ -55,6 +57,8 @@ class Forecast:
     test: dict[str, Any] | None
     classes: int
     seconds: float
+    samples: int | None = None  # None: exact; else estimated from this many uniform draws
+    margin: float | None = None  # then each figure is within this of its value with probability 0.95
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of `rscount forecast --json`: fractions as "p/q" strings, and the same as
@@ -64,7 +68,9 @@ class Forecast:
             "mode": str(self.mode),
             "count": self.count,
             "shortcuts": self.count - 1,
-            "exact": True,
+            "exact": self.samples is None,
+            "samples": self.samples,
+            "margin": self.margin,
             "support_rows": self.support_rows,
             "classes": self.classes,
         }
@@ -155,13 +161,18 @@ def forecast(
     mode: Mode | None = None,
     test: Sequence[Row] | None = None,
     progress: Progress | None = None,
+    samples: int | None = None,
+    seed: int = 1,
 ) -> Forecast:
-    """The forecast of `task` in the disentangled or objects mode, exact; `test`: concept vectors
-    (in concept order) on which to forecast concept and label accuracy too."""
+    """The forecast of `task` in the disentangled or objects mode, exact, or with `samples`
+    estimated from that many uniform draws (with `seed`); `test`: concept vectors (in concept order)
+    on which to forecast concept and label accuracy too."""
     start = time.perf_counter()
     mode = mode or task.mode
     if mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
         raise NotApplicable(f"forecast reads maps (pi, f): the disentangled and objects modes, not {mode}")
+    if samples is not None:
+        return _estimated(task, mode, test, samples, random.Random(seed), progress, start)
     marginals = MapMarginals(task, mode, progress)
     concepts = task.concepts
     reads = {c.name: {s.name: Fraction(0) for s in concepts} for c in concepts}
@@ -198,6 +209,71 @@ def forecast(
         found,
         marginals.classes,
         seconds,
+    )
+
+
+def _estimated(
+    task: Task,
+    mode: Mode,
+    test: Sequence[Row] | None,
+    samples: int,
+    rng: random.Random,
+    progress: Progress | None,
+    start: float,
+) -> Forecast:
+    """The forecast's figures as frequencies over `samples` optimal maps drawn uniformly (MapSpace:
+    exact uniform draws, no conditioning), each within `margin` of the exact figure with probability
+    0.95 by Hoeffding's inequality (every figure is a mean of values in [0, 1])."""
+    if samples < 1:
+        raise InvalidSetting("samples", f"must be at least 1, not {samples}")
+    space = MapSpace(task, mode, progress)
+    concepts, names = task.concepts, task.names
+    reads = {c.name: dict.fromkeys(names, Fraction(0)) for c in concepts}
+    values: dict[str, dict[str, dict[str, Fraction]]] = {
+        c.name: {str(v): {} for v in c.values} for c in concepts
+    }
+    rows, extra = task.support.rows, list(test or [])
+    right = {n: 0 for n in names}
+    right_test = {n: 0 for n in names}
+    kept = 0
+    share = Fraction(1, samples)
+    for n in range(samples):
+        if progress:
+            progress.update(f"forecast: uniform draw {n + 1}/{samples}")
+        m = space.sample(rng)
+        for i, c in enumerate(concepts):
+            target = concepts[m.pi[i]]
+            reads[target.name][c.name] += share
+            for v, u in zip(c.values, m.f[i]):
+                images = values[c.name][str(v)]
+                images[str(target.values[u])] = images.get(str(target.values[u]), Fraction(0)) + share
+        for pool, tally in ((rows, right), (extra, right_test)):
+            for row in pool:
+                predicted = m.predict(task, row)
+                for name, a, b in zip(names, predicted, row):
+                    tally[name] += a == b
+                if pool is extra:
+                    kept += task.label_of(predicted) == task.label_of(row)
+    found = None
+    if extra:
+        found = {
+            "rows": len(extra),
+            "accuracy": {n: Fraction(k, samples * len(extra)) for n, k in right_test.items()},
+            "label_accuracy": Fraction(kept, samples * len(extra)),
+        }
+    return Forecast(
+        task.name,
+        mode,
+        space.count,
+        reads,
+        values,
+        {n: Fraction(k, samples * len(rows)) for n, k in right.items()},
+        len(rows),
+        found,
+        len(space.classes),
+        round(time.perf_counter() - start, 6),
+        samples,
+        math.sqrt(math.log(2 / 0.05) / (2 * samples)),
     )
 
 

@@ -215,7 +215,12 @@ def forecast_text(record: Forecast) -> str:
     count = record.count
     lines = [
         f"task {record.task} ({record.mode} count): {optimal_maps(count)}; for one drawn uniformly at random "
-        "(exact; fractions in --json):"
+        + (
+            "(exact; fractions in --json):"
+            if record.samples is None
+            else f"(estimated from {record.samples} uniform draws; each figure within "
+            f"{record.margin or 0:.1%} with probability 0.95):"
+        )
     ]
     head = [
         "concept",

@@ -19,7 +19,7 @@ def rows_from(spec: str, task: Task, where: str = "test") -> list[Row]:
     """The distinct concept vectors of `spec`: an existing file, else inline YAML rows; a CSV or JSON
     lines file's label columns must agree with the knowledge (the first disagreement is named)."""
     path = Path(spec)
-    if path.is_file():
+    if _is_file(path):
         if path.suffix.lower() in TABLE_SUFFIXES:
             found = read_annotations(path, task.concepts, list(task.labels))
             wrong = found.contradictions(list(task.labels), task.label_of)
@@ -36,3 +36,11 @@ def rows_from(spec: str, task: Task, where: str = "test") -> list[Row]:
         raise TaskError(where, f"{shown} is neither a file nor a non-empty list of rows")
     rows = [parse_row(row, task.names, task.domains, f"{source}[{n}]") for n, row in enumerate(data)]
     return list(dict.fromkeys(rows))
+
+
+def _is_file(path: Path) -> bool:
+    """Whether `path` names an existing file (a name too long for the system is none)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False

@@ -131,7 +131,10 @@ def _symbols(data: dict[str, Any], count: int, key: str = "symbols") -> list[str
 
 def _digit_rows(spec: Any, width: int, where: str) -> list[list[int]]:
     """A string of digits (or a list of strings) cut into rows of `width` digits."""
-    text = "".join(spec) if isinstance(spec, list) else spec
+    pieces = spec if isinstance(spec, list) else [spec]
+    text = (
+        "".join(p for p in pieces if isinstance(p, str)) if all(isinstance(p, str) for p in pieces) else None
+    )
     if not isinstance(text, str) or not text.isdigit() or len(text) % width:
         raise TaskError(where, f"expected digits in groups of {width}, got {quote(spec)}")
     return [[int(ch) for ch in text[i : i + width]] for i in range(0, len(text), width)]
