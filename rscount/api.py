@@ -20,7 +20,8 @@ from .counting.result import CountResult
 from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
 from .insight import advise as advising
 from .insight import sweep as sweeping
-from .insight.advise import SEARCH_BUDGET, Advice, Advisor
+from .insight.advise import SEARCH_BUDGET, Advice
+from .insight.advisor import Advisor
 from .insight.check import CHECK_TIMEOUT, CheckReport
 from .insight.check import check as check_task
 from .insight.explain import Explanation

@@ -18,9 +18,12 @@ def brute_force_maps(
     label_fn: Callable[[tuple], Any],
     support: Sequence[tuple],
     supervised: set[tuple],
+    partial: dict[tuple, set[int]] | None = None,
 ) -> Iterator[tuple[tuple[int, ...], tuple[tuple, ...]]]:
-    """Every map (pi, f) that preserves every support label and fixes every supervised vector;
-    f[i] is the tuple of images of the values of concept i, in domain order."""
+    """Every map (pi, f) that preserves every support label, fixes every supervised vector and,
+    on a vector of `partial`, keeps the concepts (positions) listed for it; f[i] is the tuple of
+    images of the values of concept i, in domain order."""
+    partial = partial or {}
     k = len(domains)
     support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
     supervised = {tuple(c) for c in supervised}
@@ -44,6 +47,8 @@ def brute_force_maps(
                 pred = tuple(pred)
                 if label(pred) != y or (c in supervised and pred != c):
                     break
+                if any(pred[j] != c[j] for j in partial.get(c, ())):
+                    break
             else:
                 yield pi, f
 
@@ -53,9 +58,11 @@ def brute_force_count(
     label_fn: Callable[[tuple], Any],
     support: Sequence[tuple],
     supervised: set[tuple],
+    partial: dict[tuple, set[int]] | None = None,
 ) -> int:
-    """Number of maps (pi, f) that preserve every support label and fix every supervised vector."""
-    return sum(1 for _ in brute_force_maps(domains, label_fn, support, supervised))
+    """Number of maps (pi, f) that preserve every support label and fix every supervised vector
+    (and the concepts of `partial` on its vectors)."""
+    return sum(1 for _ in brute_force_maps(domains, label_fn, support, supervised, partial))
 
 
 def brute_force_joint(
@@ -63,18 +70,30 @@ def brute_force_joint(
     label_fn: Callable[[tuple], Any],
     support: Sequence[tuple],
     supervised: set[tuple],
+    partial: dict[tuple, set[int]] | None = None,
 ) -> int:
     """Number of maps alpha: D -> D (tried one by one: |D|^|D| of them) with label_fn(alpha(c)) ==
-    label_fn(c) for every support vector c and alpha(c) == c for every supervised c."""
+    label_fn(c) for every support vector c, alpha(c) == c for every supervised c, and alpha(c)
+    equal to c on the concepts `partial` lists for c."""
+    partial = partial or {}
     vectors = list(product(*domains))
     index = {c: n for n, c in enumerate(vectors)}
     labels = [label_fn(c) for c in vectors]
-    checks = [(index[tuple(c)], tuple(c) in supervised) for c in dict.fromkeys(map(tuple, support))]
-    count = 0
-    for alpha in product(range(len(vectors)), repeat=len(vectors)):
-        if all(alpha[n] == n if fixed else labels[alpha[n]] == labels[n] for n, fixed in checks):
-            count += 1
-    return count
+    checks = [
+        (index[tuple(c)], tuple(c) in supervised, partial.get(tuple(c), ()))
+        for c in dict.fromkeys(map(tuple, support))
+    ]
+
+    def keeps(alpha: tuple[int, ...], n: int, fixed: bool, on: Any) -> bool:
+        if fixed:
+            return alpha[n] == n
+        image = vectors[alpha[n]]
+        return labels[alpha[n]] == labels[n] and all(image[j] == vectors[n][j] for j in on)
+
+    return sum(
+        all(keeps(alpha, n, fixed, on) for n, fixed, on in checks)
+        for alpha in product(range(len(vectors)), repeat=len(vectors))
+    )
 
 
 def brute_force_object_maps(
@@ -83,11 +102,14 @@ def brute_force_object_maps(
     label_fn: Callable[[tuple], Any],
     support: Sequence[tuple],
     supervised: set[tuple],
+    partial: dict[tuple, set[int]] | None = None,
 ) -> Iterator[tuple[tuple[int, ...], tuple[tuple, ...]]]:
     """Every map (rho, V, f) of the objects count that keeps every support label and supervised
     vector: rho a bijection of objects, V of attributes, f_a a map from the values of attribute a to
     those of V(a), shared by all objects; yielded as brute_force_maps does, per concept (concept
-    vectors are object-major: attribute a of object o at position o * len(attributes) + a)."""
+    vectors are object-major: attribute a of object o at position o * len(attributes) + a); the
+    concepts `partial` lists for a vector must keep their values there."""
+    partial = partial or {}
     m = len(attributes)
     support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
     for rho in permutations(range(objects)):
@@ -102,6 +124,8 @@ def brute_force_object_maps(
                     pred = tuple(pred)
                     if label_fn(pred) != label_fn(c) or (c in supervised and pred != c):
                         break
+                    if any(pred[j] != c[j] for j in partial.get(c, ())):
+                        break
                 else:
                     pi = tuple(rho[o] * m + v[a] for o in range(objects) for a in range(m))
                     yield pi, tuple(f[a] for _ in range(objects) for a in range(m))
@@ -113,9 +137,12 @@ def brute_force_objects(
     label_fn: Callable[[tuple], Any],
     support: Sequence[tuple],
     supervised: set[tuple],
+    partial: dict[tuple, set[int]] | None = None,
 ) -> int:
     """Number of maps of the objects count (see brute_force_object_maps)."""
-    return sum(1 for _ in brute_force_object_maps(objects, attributes, label_fn, support, supervised))
+    return sum(
+        1 for _ in brute_force_object_maps(objects, attributes, label_fn, support, supervised, partial)
+    )
 
 
 def brute_force_seen(

@@ -50,7 +50,12 @@ def brute_force_jrs(task) -> tuple[int, int, set[int]]:
                         for v in range(m):
                             out[sigma[o] * m + perm[v]] = value_map[v][row[o * m + v]]
                     image = tuple(out)
-                    if (row in supervised and image != row) or seen.setdefault(image, labels) != labels:
+                    moved = any(image[k] != row[k] for k in task.support.partial.get(row, ()))
+                    if (
+                        (row in supervised and image != row)
+                        or moved
+                        or seen.setdefault(image, labels) != labels
+                    ):
                         ok = False
                         break
                 if not ok:

@@ -6,7 +6,8 @@ import argparse
 from typing import Any
 
 from ..errors import InvalidSetting
-from ..insight.advise import SEARCH_BUDGET, Advisor, advise
+from ..insight.advise import SEARCH_BUDGET, advise
+from ..insight.advisor import Advisor
 from ..insight.plan_search import Costs
 from ..insight.steps import ACTIONS
 from ..report.insight_text import advise_text
@@ -39,7 +40,8 @@ def add_commands(sub: Any) -> None:
         default=",".join(ACTIONS),
         metavar="LIST",
         help="what the search may do, comma-separated: supervise (concept-supervise a support row), add (add "
-        "a concept combination), annotate (annotate one concept on every example); default all",
+        "a concept combination), annotate (annotate one concept on every example), annotate-one (annotate "
+        "one concept on one example); default all",
     )
     p.add_argument(
         "--candidates",
@@ -63,7 +65,7 @@ def add_commands(sub: Any) -> None:
         "--cost",
         default="",
         metavar="KIND=N,...",
-        help="cost of each kind of step, e.g. add=1,supervise=3 (default 1 each: the fewest steps)",
+        help="cost of each kind of step, e.g. add=1,supervise=3,annotate-one=1 (default 1 each)",
     )
     p.add_argument(
         "--budget",

@@ -53,14 +53,20 @@ def _require_exhaustive_unsupervised(task: Task) -> None:
     if task.support.size != total:
         size = number_text(task.support.size)
         raise Inapplicable(f"the support has {size} of the {number_text(total)} concept vectors")
-    if task.support.supervised:
+    if task.support.supervised or task.support.partial:
         raise Inapplicable("some support vectors are concept-supervised")
+
+
+def _require_whole_rows(task: Task) -> None:
+    if task.support.partial:
+        raise Inapplicable("some support vectors are supervised on some concepts only")
 
 
 def joint(task: Task) -> ClosedForm:
     """Joint count (any alpha: D -> D): prod over unsupervised support vectors c of |E(c)|, times
     |D|^(|D| - |S|) for the vectors outside the support (supervised vectors contribute 1)."""
     support = task.support
+    _require_whole_rows(task)
     total = domain_size(support.domains)
     try:
         if support.exhaustive:
@@ -112,6 +118,7 @@ def one_example(task: Task) -> ClosedForm:
     support = task.support
     if support.size != 1:
         raise Inapplicable(f"the support has {number_text(support.size)} concept vectors, not one")
+    _require_whole_rows(task)
     (row,) = support.rows
     if row in support.supervised:
         label_class = 1

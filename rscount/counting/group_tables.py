@@ -52,14 +52,18 @@ class GroupTables:
     @cached_property
     def _rows(self) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
         """Per row and concept: the position of the row's value among the values the concept shows,
-        and its value number; per row: whether it is supervised."""
+        its value number, and whether that (predicted) concept is supervised on the row."""
         rows = self.coding.rows()
         positions = [{v: q for q, v in enumerate(sorted(seen))} for seen in self.coding.seen]
         shape = (len(rows), len(self.coding.sizes))
         pattern = np.array([[positions[i][v] for i, v in enumerate(idx)] for _, idx, _, _ in rows])
         value = np.array([idx for _, idx, _, _ in rows])
-        supervised = np.array([sup for _, _, sup, _ in rows], dtype=bool)
-        return pattern.reshape(shape).astype(np.int64), value.reshape(shape).astype(np.int64), supervised
+        on = np.array([[j in sup for j in range(shape[1])] for _, _, sup, _ in rows], dtype=bool)
+        return (
+            pattern.reshape(shape).astype(np.int64),
+            value.reshape(shape).astype(np.int64),
+            on.reshape(shape),
+        )
 
     def label_table(self, g: int) -> tuple[NDArray[np.int32], NDArray[np.int64]] | None:
         """The label ids of group g (see _label_table) and the id of every row's labels, or None."""
@@ -169,16 +173,19 @@ class GroupTables:
         self, labels: NDArray[np.int64], sources: list[int], targets: list[int]
     ) -> set[tuple[Any, ...]]:
         """One key per distinct constraint the rows state on the group: (False, pattern, label id)
-        for a row, (True, pattern, target values) for a supervised row."""
-        all_patterns, all_values, supervised = self._rows
+        for a row not supervised whole, (True, pattern, target values) for a row with supervised
+        concepts among the group's (-1 for the group's concepts not supervised there)."""
+        all_patterns, all_values, on = self._rows
         pattern = all_patterns[:, sources]
         keys: set[tuple[Any, ...]] = set()
-        plain = ~supervised
+        plain = ~on.all(axis=1)
         for row, label in zip(pattern[plain].tolist(), labels[plain].tolist()):
             keys.add((False, tuple(row), label))
-        if supervised.any():
-            values = all_values[supervised][:, targets]
-            for row, target in zip(pattern[supervised].tolist(), values.tolist()):
+        here = on[:, targets]
+        fixed = here.any(axis=1)
+        if fixed.any():
+            values = np.where(here, all_values[:, targets], -1)[fixed]
+            for row, target in zip(pattern[fixed].tolist(), values.tolist()):
                 keys.add((True, tuple(row), tuple(target)))
         return keys
 
@@ -192,7 +199,8 @@ class GroupTables:
             if supervised:
                 match = np.ones(layout.size, dtype=bool)
                 for j, (q, target) in enumerate(zip(row, last)):
-                    match &= layout.digits[j][q] == target
+                    if target >= 0:
+                        match &= layout.digits[j][q] == target
             elif last == MISSING:
                 match = np.zeros(layout.size, dtype=bool)
             else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import permutations, product
@@ -148,7 +148,8 @@ def count_jrs(task: Task) -> CountResult:
     """The joint count of `task`, with the intended maps and the joint shortcuts in the details."""
     start = time.perf_counter()
     classes = label_classes(task)
-    if task.support.supervised:
+    supervised = bool(task.support.supervised or task.support.partial)
+    if supervised:
         terms, intended, loose = _by_enumeration(task)
         factor = 1
     else:
@@ -163,7 +164,7 @@ def count_jrs(task: Task) -> CountResult:
         "not_identified": [structure(task)[1][v] for v in sorted(loose)],
         "closed_form": "joint reasoning shortcuts",
         "formula": "sum over value-map kernels of n! * permanent * classes^(active - distinct)"
-        if not task.support.supervised
+        if not supervised
         else "sum over concept maps fixing the supervised rows of classes^(active - distinct)",
     }
     return CountResult(total, True, Method.CLOSED_FORM, time.perf_counter() - start, details=details)
@@ -258,7 +259,7 @@ def fitting_maps(task: Task) -> Iterator[FittingMap]:
             f"listing every concept map of the joint count: {total_maps} here, more than {ENUMERATE_LIMIT}"
         )
     rows = _rows(task)
-    supervised = set(task.support.supervised)
+    supervised = task.support.supervised_on
     for sigma in permutations(range(n)):
         for perm in permutations(range(m)):
             images = [list(product(range(sizes[perm[v]]), repeat=sizes[v])) for v in range(m)]
@@ -286,7 +287,7 @@ def _by_enumeration(task: Task) -> tuple[dict[int, int], int, set[int]]:
 def _images(
     domains: list[tuple[Any, ...]],
     rows: list[tuple[tuple[Any, ...], tuple[Any, ...]]],
-    supervised: set[tuple[Any, ...]],
+    supervised: Callable[[tuple[Any, ...]], frozenset[int]],
     n: int,
     m: int,
     sigma: tuple[int, ...],
@@ -294,7 +295,8 @@ def _images(
     g: tuple[tuple[int, ...], ...],
 ) -> dict[tuple[Any, ...], tuple[Any, ...]] | None:
     """The label tuple each predicted vector of the support must get under A = (sigma, V, g), or
-    None when no inference layer fits: A merges rows with different labels or moves a supervised row."""
+    None when no inference layer fits: A merges rows with different labels or moves a supervised
+    row's value on a concept supervised there (`supervised(row)`: those concepts)."""
     index = [{value: i for i, value in enumerate(d)} for d in domains]
 
     def image(row: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -308,7 +310,7 @@ def _images(
     meets: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for row, labels in rows:
         predicted = image(row)
-        if row in supervised and predicted != row:
+        if any(predicted[k] != row[k] for k in supervised(row)):
             return None
         if meets.setdefault(predicted, labels) != labels:
             return None

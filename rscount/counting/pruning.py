@@ -20,16 +20,16 @@ PRUNE_ROWS = 64
 
 
 def pruning_task(task: Task, limit: int = PRUNE_ROWS) -> Task:
-    """`task` with its support cut to at most `limit` rows: the supervised rows first, then rows
+    """`task` with its support cut to at most `limit` rows: the (partly) supervised rows first, then rows
     evenly spread over the support (itself when it has at most `limit` rows)."""
     rows = task.support.rows
     if len(rows) <= limit:
         return task
-    supervised = [r for r in rows if r in task.support.supervised][:limit]
-    others = [r for r in rows if r not in task.support.supervised]
+    supervised = [r for r in rows if task.support.supervised_on(r)][:limit]
+    others = [r for r in rows if not task.support.supervised_on(r)]
     room = limit - len(supervised)
     spread = [others[n * len(others) // room] for n in range(room)] if room and others else []
-    return task.with_support(supervised + spread, supervised)
+    return task.with_support(supervised + spread)  # the supervision of the rows kept
 
 
 class Viability:

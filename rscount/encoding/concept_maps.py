@@ -61,7 +61,7 @@ def encode_maps(task: Task, progress: Progress | None = None, objects: bool = Fa
     unseen_clauses = _domain_constraints(b, task, maps, objects, binary)
     examples = _example_constraints(b, task, maps, progress)
     mode = Mode.OBJECTS if objects else Mode.DISENTANGLED
-    supervised = len(task.support.supervised)
+    supervised = len(task.support.supervised) + len(task.support.partial)
     comments = [
         f"rscount {__version__}: optimal concept maps of task {task.name!r} ({mode} count)",
         f"concepts: {', '.join(task.names)}",
@@ -166,8 +166,9 @@ def _mux(b: CNFBuilder, p_col: list[int], f_lits: list[int]) -> int:
 def _example_constraints(
     b: CNFBuilder, task: Task, maps: _Maps, progress: Progress | None
 ) -> list[tuple[int, int, int, int]]:
-    """Per supervised row, f maps it to itself; per other row, its image keeps every label. Returns
-    each unsupervised row's clause range and auxiliary variable range (see Encoding.examples)."""
+    """Per supervised row, f maps it to itself (on the concepts supervised, for a row supervised on
+    some only); per other row, its image keeps every label. Returns each row's label clause range
+    and auxiliary variable range (see Encoding.examples), rows supervised whole excepted."""
     concepts, p, f = task.concepts, maps.p, maps.f
     k = len(concepts)
     supervised = task.support.supervised
@@ -179,10 +180,10 @@ def _example_constraints(
         if progress:
             progress.update(f"encoding example {n + 1}/{len(rows)}")
         idx = [c.index[v] for c, v in zip(concepts, row)]
-        if row in supervised:
+        for j in task.support.supervised_on(row):  # predicted j equals the row's j
             for i in range(k):
-                for j in range(k):
-                    b.clauses.append([-p[i][j], f[i][idx[i]][idx[j]]])
+                b.clauses.append([-p[i][j], f[i][idx[i]][idx[j]]])
+        if row in supervised:
             continue
         b.new_scope()
         clause_lo, var_lo = len(b.clauses), b.num_vars + 1

@@ -51,8 +51,13 @@ def encode_joint(task: Task, progress: Progress | None = None) -> Encoding:
         core.extend(exactly_one(row))
         if c in task.support.supervised:
             core.append([a[c][position[c]]])
-        else:
-            core.extend([-a[c][position[d]]] for d in vectors if labels[d] != labels[c])
+        else:  # an image with another label, or off c on a concept supervised on c, is excluded
+            on = task.support.supervised_on(c)
+            core.extend(
+                [-a[c][position[d]]]
+                for d in vectors
+                if labels[d] != labels[c] or any(d[k] != c[k] for k in on)
+            )
     comments = [
         f"rscount {__version__}: optimal maps alpha: D -> D of task {task.name!r} (joint count)",
         f"concepts: {', '.join(task.names)}; |D| = {number_text(total)}, |S| = {len(support)}",

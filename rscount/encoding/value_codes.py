@@ -69,7 +69,7 @@ class ValueMapCoding:
         self.order = conjoin_order(rows)
         self.labels = interned(dict(task.labels))
         # Per row of `order`: value numbers, supervised or not, label values; the same for every pi.
-        self._rows: list[tuple[tuple[Any, ...], list[int], bool, tuple[Any, ...]]] = []
+        self._rows: list[tuple[tuple[Any, ...], list[int], frozenset[int], tuple[Any, ...]]] = []
 
     def code(self, alg: GateAlgebra, literal: Callable[[int], Any], i: int, v: int, u: int) -> Any:
         """Gate of f_i(value number v) = value number u of the concept i feeds."""
@@ -107,11 +107,12 @@ class ValueMapCoding:
         group: tuple[list[str], list[int]] | None = None,
     ) -> Iterator[Any]:
         """Gates whose conjunction holds exactly for the value maps valid with pi (`code(i, v, u)`
-        is the gate of f_i(v) = u): codes inside the domains, then one gate per supervised row
-        and per label of each unsupervised row, in `order`. With a `group` of label_groups, only
-        the gates on the value maps of the concepts that feed the group's concepts, and only its
-        labels (value maps not shared). Rows that agree on those concepts and labels state the
-        same constraint, stated once (SDD-OIA's stop/forward group: 128 rows, fewer distinct)."""
+        is the gate of f_i(v) = u): codes inside the domains, then per row in `order` one gate for
+        its supervised concepts (if any) and, unless supervised whole, one per label. With a
+        `group` of label_groups, only the gates on the value maps of the concepts that feed the
+        group's concepts, and only its labels (value maps not shared). Rows that agree on those
+        concepts and labels state the same constraint, stated once (SDD-OIA's stop/forward group:
+        128 rows, fewer distinct)."""
         task, k = self.task, len(pi)
         where = [0] * k
         for i, j in enumerate(pi):
@@ -125,18 +126,20 @@ class ValueMapCoding:
         exprs = [(n, e, list(task.labels).index(n)) for n, e in self.labels.items() if n in labels]
         concepts = [task.concepts[j] for j in targets]
         stated: set[tuple[Any, ...]] = set()
-        for row, idx, supervised, values in self.rows():
-            if supervised:
+        for row, idx, on, values in self.rows():
+            fixed = [i for i in sources if pi[i] in on]  # sources whose predicted concept is supervised
+            if fixed:
                 target = [task.concepts[pi[i]].index[row[pi[i]]] for i in range(k)]
-                key: tuple[Any, ...] = (True, *((idx[i], target[i]) for i in sources))
-            else:
-                key = (False, *(idx[i] for i in sources), *(values[n] for _, _, n in exprs))
-            if key in stated or (not supervised and not exprs):
+                key: tuple[Any, ...] = (True, *((i, idx[i], target[i]) for i in fixed))
+                if key not in stated:
+                    stated.add(key)
+                    yield alg.and_(code(i, idx[i], target[i]) for i in fixed)
+            if len(on) == k:  # supervised whole: its labels are kept
+                continue
+            key = (False, *(idx[i] for i in sources), *(values[n] for _, _, n in exprs))
+            if key in stated or not exprs:
                 continue
             stated.add(key)
-            if supervised:
-                yield alg.and_(code(i, idx[i], target[i]) for i in sources)
-                continue
 
             def select(t: int, u: int) -> Any:
                 j = targets[t]
@@ -147,14 +150,15 @@ class ValueMapCoding:
             for label, expr, n in exprs:
                 yield compile_expr(alg, expr, inputs, f"labels.{label}", memo).get(values[n], alg.false)
 
-    def rows(self) -> list[tuple[tuple[Any, ...], list[int], bool, tuple[Any, ...]]]:
-        """The support rows in `order` with their value numbers, whether they are supervised and
-        their label values, computed once (SDD-OIA, 64 rows: a third of the time per class)."""
+    def rows(self) -> list[tuple[tuple[Any, ...], list[int], frozenset[int], tuple[Any, ...]]]:
+        """The support rows in `order` with their value numbers, the concepts supervised on them
+        (all, some or none) and their label values, computed once (SDD-OIA, 64 rows: a third of the
+        time per class)."""
         if not self._rows:
             task = self.task
             for row in self.order:
                 idx = [c.index[value] for c, value in zip(task.concepts, row)]
-                self._rows.append((row, idx, row in task.support.supervised, task.label_of(row)))
+                self._rows.append((row, idx, task.support.supervised_on(row), task.label_of(row)))
         return self._rows
 
     def group_vars(self, pi: tuple[int, ...], group: tuple[list[str], list[int]]) -> int:

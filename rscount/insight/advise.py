@@ -1,17 +1,15 @@
-"""Advice (`rscount advise`, `rscount.advise`): a small change of the training data that leaves no
-reasoning shortcut.
+"""Advice (`rscount advise`, `rscount.advise`): the cheapest change of the training data that
+leaves at most a target number of optimal maps, and whether it is proved cheapest.
 
-Greedy search: each step tries candidate actions of three kinds and keeps the one whose modified
-task counts fewest optimal maps (ties: the first in the order supervise, add, annotate; rows in
-support or domain order):
-- supervise: concept-supervise one support row (all its concepts annotated on that example);
-- add: add a concept combination the support lacks (with the label the knowledge gives it);
-- annotate: annotate one concept on every training example, i.e. supervise that concept alone. This
-  is written as an extra label equal to the concept (`d1_annotated: d1`): keeping that label on
-  every support row is exactly "predicted d1 equals d1 on every example".
-The search stops at 1 optimal map or when no candidate lowers the count. Steps that the final
-count does not need are then dropped (last first), the counts after each kept step are recounted,
-and the modified task is written out as a task file, read back and counted again.
+The steps are in rscount.insight.steps (supervise, add, annotate, annotate-one). First, every
+allowed step at once decides whether any plan can reach the target. Then a greedy search: each step
+tries candidates of each kind and keeps the one whose modified task counts fewest optimal maps
+(ties: supervise, add, annotate, annotate-one; rows in support or domain order), until the target,
+a stall or the step limit; steps the final count does not need are dropped (last first). Its cost
+bounds the exact search (rscount.insight.plan_search), which proves the cheapest plan or says what
+it proved when its budget or the time limit stops it. The counts after each step are recounted, and
+the modified task is written out (the task file edited, rscount.task.editing), read back and
+counted again.
 """
 
 from __future__ import annotations
@@ -20,25 +18,23 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from ..counting.jobs import CountJob, CountOutcome, run_count
-from ..counting.parallel import run_jobs
-from ..counting.settings import CountSettings, Method
-from ..errors import InvalidSetting, NotApplicable, TimeLimitExceeded
+from ..counting.jobs import CountOutcome
+from ..counting.settings import Method
+from ..errors import InvalidSetting, TimeLimitExceeded
 from ..knowledge.loading import task_from_dict
 from ..outputs import check_outputs, write_output
-from ..progress import Progress
 from ..task.editing import edited_task_file
 from ..task.model import Mode, Task
 from ..task.support import all_rows, decode, domain_size
 from ..task.writing import task_data, task_yaml
-from .plan_search import CHUNK, Costs, SearchState, moves, plans_costing
-from .steps import ADD, ANNOTATE, SUPERVISE, Step, annotation_label, apply_steps, step_text
+from .advisor import Advisor, counted
+from .plan_search import Costs, SearchState, moves, search
+from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, annotation_label, apply_steps, step_text
 
 LISTED_ROWS_MAX = 100_000  # candidate rows are listed up to this many concept vectors, else sampled
 SEARCH_BUDGET = 2000  # plans the exact search counts by default (XOR-3 with one example: 974 to prove 4)
@@ -61,9 +57,16 @@ def candidates(
     }
     if support.exhaustive and not listed:
         drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * limit)}
-        pools[SUPERVISE] = [Step(SUPERVISE, r) for r in sorted(drawn) if r not in support.supervised]
+        unsupervised = [r for r in sorted(drawn) if r not in support.supervised]
     else:
-        pools[SUPERVISE] = [Step(SUPERVISE, r) for r in support.rows if r not in support.supervised]
+        unsupervised = [r for r in support.rows if r not in support.supervised]
+    pools[SUPERVISE] = [Step(SUPERVISE, r) for r in unsupervised]
+    pools[ANNOTATE_ONE] = [
+        Step(ANNOTATE_ONE, r, name)
+        for r in unsupervised
+        for k, name in enumerate(now.names)
+        if k not in support.supervised_on(r)
+    ]
     if not support.exhaustive:
         rows = set(support.rows)
         if listed:
@@ -81,61 +84,13 @@ def candidates(
     return first, rest
 
 
-@dataclass
-class Advisor:
-    """Counts modified tasks (through `run_jobs`, under one overall time limit: the settings'
-    timeout) and keeps score; `jobs` local processes or the Dask scheduler at `dask`."""
-
-    task: Task
-    settings: CountSettings
-    jobs: int | None = None
-    dask: str | None = None
-    progress: Progress | None = None
-    counts: int = 0
-
-    def __post_init__(self) -> None:
-        timeout = self.settings.timeout
-        self.deadline = None if timeout is None else time.monotonic() + timeout
-        self.mode = self.settings.mode_for(self.task)
-
-    def remaining(self) -> float | None:
-        """Seconds left of the time limit (None: no limit); TimeLimitExceeded once it has passed."""
-        if self.deadline is None:
-            return None
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise TimeLimitExceeded(self.settings.timeout or 0, "advise")
-        return left
-
-    def count(self, plans: Sequence[Sequence[Step]], what: str) -> list[CountOutcome]:
-        """Count the task after each plan; a failed count (time limit included) is an error."""
-        return self.count_tasks([apply_steps(self.task, p) for p in plans], what)
-
-    def count_tasks(
-        self, tasks: Sequence[Task], what: str, method: Method | None = None
-    ) -> list[CountOutcome]:
-        """Count tasks (by `method`, default the advisor's); a failed count is an error."""
-        settings = self.settings.replace(
-            mode=self.mode, method=method or self.settings.method, timeout=self.remaining()
-        )
-        jobs = [CountJob(t, settings) for t in tasks]
-        outcomes = run_jobs(run_count, jobs, self.jobs, self.dask, self.progress, what)
-        self.counts += len(outcomes)
-        for outcome in outcomes:
-            if outcome.limit:
-                raise TimeLimitExceeded(self.settings.timeout or 0, "advise")
-            if outcome.error is not None:
-                raise NotApplicable(f"advise: {outcome.error}")
-        return outcomes
-
-
 def _best(
     advisor: Advisor, plan: list[Step], tries: list[Step], what: str
 ) -> tuple[Step, CountOutcome] | None:
     if not tries:
         return None
     outcomes = advisor.count([[*plan, s] for s in tries], what)
-    n = min(range(len(tries)), key=lambda n: _counted(outcomes[n]))
+    n = min(range(len(tries)), key=lambda n: counted(outcomes[n]))
     return tries[n], outcomes[n]
 
 
@@ -158,12 +113,12 @@ def greedy(
         first, rest = candidates(advisor.task, plan, actions, rng, limit)
         what = f"step {len(plan) + 1} (optimal maps now {current}): candidates counted"
         best = _best(advisor, plan, first, what)
-        if best is None or _counted(best[1]) >= current:
+        if best is None or counted(best[1]) >= current:
             best = _best(advisor, plan, rest, what + " (the rest)") or best
-        if best is None or _counted(best[1]) >= current:
+        if best is None or counted(best[1]) >= current:
             break
         plan.append(best[0])
-        current = _counted(best[1])
+        current = counted(best[1])
         if state is not None:
             state.plan, state.count = list(plan), current
     return plan, current
@@ -177,40 +132,9 @@ def prune(advisor: Advisor, plan: list[Step], final: int) -> list[Step]:
         if step not in kept:
             continue
         trial = [s for s in kept if s is not step and not (step.action == ADD and s.row == step.row)]
-        if trial and _counted(advisor.count([trial], "dropping redundant steps")[0]) <= final:
+        if trial and counted(advisor.count([trial], "dropping redundant steps")[0]) <= final:
             kept = trial
     return kept
-
-
-def search(
-    advisor: Advisor, steps: Sequence[Step], costs: Costs, target: int, state: SearchState, budget: int
-) -> None:
-    """Count plans level by level in increasing cost, below the cost of `state`'s plan when it
-    reaches `target`, until one reaches it (then the cheapest, proved if every count was exact),
-    the levels run out, or `budget` plans have been counted. `state` holds what is proved at any
-    moment, so a time limit (TimeLimitExceeded from a count) leaves it true."""
-    reaches = state.count is not None and state.count <= target
-    ceiling = costs.total(state.plan or []) if reaches else costs.total(steps) + 1
-    exact = True
-    while state.bound < ceiling:
-        level = state.bound
-        plans = plans_costing(advisor.task, steps, costs, level)
-        while chunk := list(islice(plans, min(CHUNK, budget - state.counted) or 1)):
-            if state.counted == budget:
-                state.why = f"stopped at its budget of {budget} counted plans"
-                return
-            what = f"exact search, plans costing {level} ({state.counted} counted)"
-            outcomes = advisor.count(chunk, what)
-            state.counted += len(chunk)
-            exact = exact and all(o.exact for o in outcomes)
-            for plan, outcome in zip(chunk, outcomes):
-                if _counted(outcome) <= target:
-                    state.plan, state.count, state.minimal, state.complete = plan, outcome.count, exact, True
-                    return
-        state.levels.append(level)
-        state.bound = level + 1
-    state.complete = True
-    state.minimal = reaches and exact
 
 
 @dataclass
@@ -269,11 +193,11 @@ def advise(
         raise InvalidSetting("target", f"must be at least 1, not {target}")
     task = advisor.task
     first = advisor.count([[]], "counting the task")[0]
-    state = SearchState([], _counted(first))
+    state = SearchState([], counted(first))
     search_info: dict[str, Any] = {"greedy_steps": 0}
     stopped = False
     try:
-        if _counted(first) <= target:
+        if counted(first) <= target:
             state.minimal, state.complete, state.bound = True, True, 0
         else:
             _plan(advisor, actions, limit, max_steps, costs, target, budget, state, search_info)
@@ -289,7 +213,7 @@ def advise(
         if outcomes and outcomes[-1].exact and outcomes[-1].count != state.count:
             raise RuntimeError(f"advise: the plan counts {outcomes[-1].count}, the search said {state.count}")
         last = outcomes[-1] if outcomes else first
-        modified, text, base = _modified(task, plan, _counted(last) if last.exact else None, source)
+        modified, text, base = _modified(task, plan, counted(last) if last.exact else None, source)
         # Verify on what a reader gets: the emitted text, loaded as a task file and counted afresh.
         reloaded = task_from_dict(yaml.safe_load(text), modified.name, base)
         check = advisor.count_tasks([reloaded], "re-counting the modified task", Method.AUTO)[0]
@@ -320,7 +244,7 @@ def advise(
         list(actions),
         limit,
         target,
-        {ADD: costs.add, SUPERVISE: costs.supervise, ANNOTATE: costs.annotate},
+        costs.by_kind(),
         steps,
         state.count,
         state.minimal,
@@ -350,7 +274,7 @@ def _plan(
     then the exact search below it."""
     steps = moves(advisor.task, actions)
     if steps is not None:
-        everything = _counted(advisor.count([steps], "counting with every step allowed")[0])
+        everything = counted(advisor.count([steps], "counting with every step allowed")[0])
         info["fewest_reachable"] = everything
         if everything > target:
             state.plan, state.count, state.complete = steps, everything, True
@@ -368,13 +292,6 @@ def _plan(
     search(advisor, steps, costs, target, state, budget)
 
 
-def _counted(outcome: CountOutcome) -> int:
-    """The count of an outcome that succeeded (Advisor.count_tasks raises on the others)."""
-    if outcome.count is None:
-        raise RuntimeError(f"advise: a failed count was not reported: {outcome.error}")
-    return outcome.count
-
-
 def _modified(task: Task, plan: list[Step], pin: int | None, source: str | None) -> tuple[Task, str, Path]:
     """The task after `plan` pinning the exact count `pin` it was verified to have (so that `rscount
     check` confirms it), the text of its task file and the directory that file's paths are relative
@@ -386,8 +303,11 @@ def _modified(task: Task, plan: list[Step], pin: int | None, source: str | None)
     if source is not None:
         added = [s.row for s in plan if s.action == ADD and s.row is not None]
         supervised = [s.row for s in plan if s.action == SUPERVISE and s.row is not None]
-        annotated = {annotation_label(task, s.concept): s.concept for s in plan if s.concept is not None}
-        text = edited_task_file(Path(source), modified, added, supervised, annotated, pin, comments)
+        annotated = {
+            annotation_label(task, s.concept): s.concept for s in plan if s.action == ANNOTATE and s.concept
+        }
+        partial = [(s.row, s.concept) for s in plan if s.action == ANNOTATE_ONE and s.row and s.concept]
+        text = edited_task_file(Path(source), modified, added, supervised, partial, annotated, pin, comments)
         if text is not None:
             return modified, text, Path(source).parent
     modified = modified.renamed(f"{task.name}-advised")

@@ -297,6 +297,6 @@ def _label_accuracy(
         if row in members:
             kept += 1
             continue
-        with_row = task.with_support([*support, row], task.support.supervised)
+        with_row = task.with_support([*support, row])  # the supervision kept
         kept += Fraction(count_task(with_row, settings).count, count)
     return kept / len(test)

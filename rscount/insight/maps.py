@@ -75,8 +75,9 @@ def violation(task: Task, m: ConceptMap) -> str | None:
     """Why `m` is not optimal, found by evaluating the knowledge on every support row (None: it is)."""
     for row in task.support.rows:
         predicted = m.predict(task, row)
-        if row in task.support.supervised and predicted != row:
-            return f"supervised row {list(row)} becomes {list(predicted)}"
+        moved = [task.names[k] for k in sorted(task.support.supervised_on(row)) if predicted[k] != row[k]]
+        if moved:
+            return f"supervised row {list(row)} becomes {list(predicted)} ({', '.join(moved)} supervised)"
         if task.label_of(predicted) != task.label_of(row):
             return f"row {list(row)} has labels {task.label_of(row)}, its image {list(predicted)} other ones"
     return None

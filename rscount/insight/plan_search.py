@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 from ..errors import InvalidSetting, quote
 from ..task.model import Task
 from ..task.support import all_rows, domain_size
-from .steps import ADD, ANNOTATE, SUPERVISE, Step, annotation_label
+from .advisor import Advisor, counted
+from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, annotation_label
 
 LISTED_MOVES_MAX = 100_000  # concept vectors of a space whose every add and supervise step is listed
 CHUNK = 64  # plans counted in one batch
@@ -30,10 +32,20 @@ class Costs:
     add: int = 1
     supervise: int = 1
     annotate: int = 1
+    annotate_one: int = 1
 
     def of(self, step: Step) -> int:
         """The cost of one step."""
-        return {ADD: self.add, SUPERVISE: self.supervise, ANNOTATE: self.annotate}[step.action]
+        return self.by_kind()[step.action]
+
+    def by_kind(self) -> dict[str, int]:
+        """Kind of step -> cost."""
+        return {
+            ADD: self.add,
+            SUPERVISE: self.supervise,
+            ANNOTATE: self.annotate,
+            ANNOTATE_ONE: self.annotate_one,
+        }
 
     def total(self, plan: Sequence[Step]) -> int:
         """The cost of a plan."""
@@ -46,24 +58,21 @@ class Costs:
         for part in filter(None, (p.strip() for p in text.split(","))):
             kind, _, value = part.partition("=")
             kind = kind.strip()
-            if kind not in (ADD, SUPERVISE, ANNOTATE):
-                raise InvalidSetting("cost", f"{quote(kind)} is not one of {ADD}, {SUPERVISE}, {ANNOTATE}")
+            if kind not in (ADD, SUPERVISE, ANNOTATE, ANNOTATE_ONE):
+                kinds = ", ".join((ADD, SUPERVISE, ANNOTATE, ANNOTATE_ONE))
+                raise InvalidSetting("cost", f"{quote(kind)} is not one of {kinds}")
             try:
                 found[kind] = int(value)
             except ValueError:
                 raise InvalidSetting("cost", f"{kind}={quote(value)}: expected a whole number") from None
             if found[kind] < 1:
                 raise InvalidSetting("cost", f"{kind}={found[kind]}: costs are at least 1")
-        return cls(**found)
-
-    def text(self) -> str:
-        """`add=1, supervise=3, annotate=1`."""
-        return f"{ADD}={self.add}, {SUPERVISE}={self.supervise}, {ANNOTATE}={self.annotate}"
+        return cls(**{kind.replace("-", "_"): cost for kind, cost in found.items()})
 
 
 def moves(task: Task, actions: Sequence[str]) -> list[Step] | None:
-    """Every step a plan may take, adds before supervisions; None when the concept space is too
-    large to list its vectors (the search then cannot be exhaustive)."""
+    """Every step a plan may take, adds before the supervision and annotation of added rows; None
+    when the concept space is too large to list its vectors (the search cannot be exhaustive)."""
     support = task.support
     if not support.exhaustive and domain_size(task.domains) > LISTED_MOVES_MAX:
         return None
@@ -79,12 +88,22 @@ def moves(task: Task, actions: Sequence[str]) -> list[Step] | None:
     if ANNOTATE in actions:
         done = {name for name in task.names if annotation_label(task, name) != f"{name}_annotated"}
         found += [Step(ANNOTATE, concept=n) for n in task.names if n not in done]
+    if ANNOTATE_ONE in actions:
+        found += [
+            Step(ANNOTATE_ONE, r, name)
+            for r in support.rows
+            if r not in support.supervised
+            for k, name in enumerate(task.names)
+            if k not in support.supervised_on(r)
+        ]
+        if ADD in actions:
+            found += [Step(ANNOTATE_ONE, r, name) for r in missing for name in task.names]
     return found
 
 
 def plans_costing(task: Task, steps: Sequence[Step], costs: Costs, level: int) -> Iterator[list[Step]]:
     """Every valid plan (a set of `steps`, in their order) whose cost is exactly `level`: a plan
-    supervising a row the task lacks also adds it."""
+    supervising or annotating a row the task lacks also adds it."""
     present = set(task.support.rows)
     chosen: list[Step] = []
     added: set[tuple[object, ...] | None] = set()
@@ -98,7 +117,7 @@ def plans_costing(task: Task, steps: Sequence[Step], costs: Costs, level: int) -
             cost = costs.of(step)
             if cost > left:
                 continue
-            if step.action == SUPERVISE and step.row not in present and step.row not in added:
+            if step.action in (SUPERVISE, ANNOTATE_ONE) and step.row not in present and step.row not in added:
                 continue
             chosen.append(step)
             if step.action == ADD:
@@ -124,3 +143,34 @@ class SearchState:
     complete: bool = False
     why: str = ""
     levels: list[int] = field(default_factory=list)
+
+
+def search(
+    advisor: Advisor, steps: Sequence[Step], costs: Costs, target: int, state: SearchState, budget: int
+) -> None:
+    """Count plans level by level in increasing cost, below the cost of `state`'s plan when it
+    reaches `target`, until one reaches it (then the cheapest, proved if every count was exact),
+    the levels run out, or `budget` plans have been counted. `state` holds what is proved at any
+    moment, so a time limit (TimeLimitExceeded from a count) leaves it true."""
+    reaches = state.count is not None and state.count <= target
+    ceiling = costs.total(state.plan or []) if reaches else costs.total(steps) + 1
+    exact = True
+    while state.bound < ceiling:
+        level = state.bound
+        plans = plans_costing(advisor.task, steps, costs, level)
+        while chunk := list(islice(plans, min(CHUNK, budget - state.counted) or 1)):
+            if state.counted == budget:
+                state.why = f"stopped at its budget of {budget} counted plans"
+                return
+            what = f"exact search, plans costing {level} ({state.counted} counted)"
+            outcomes = advisor.count(chunk, what)
+            state.counted += len(chunk)
+            exact = exact and all(o.exact for o in outcomes)
+            for plan, outcome in zip(chunk, outcomes):
+                if counted(outcome) <= target:
+                    state.plan, state.count, state.minimal, state.complete = plan, outcome.count, exact, True
+                    return
+        state.levels.append(level)
+        state.bound = level + 1
+    state.complete = True
+    state.minimal = reaches and exact

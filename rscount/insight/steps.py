@@ -1,7 +1,8 @@
 """The steps a plan of `rscount advise` is made of: add a concept vector to the support (labelled by
 the knowledge), concept-supervise a support row, annotate one concept on every example (written as
 an extra label equal to the concept: keeping it on every support row is exactly "predicted d1
-equals d1 on every example"), and how a task changes under them."""
+equals d1 on every example"), annotate one concept on one example (a `{row, concepts}` entry of the
+supervision), and how a task changes under them."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from typing import Any
 from ..task.expressions import Expr, var
 from ..task.model import Task
 
-SUPERVISE, ADD, ANNOTATE = "supervise", "add", "annotate"
-ACTIONS = (SUPERVISE, ADD, ANNOTATE)
+SUPERVISE, ADD, ANNOTATE, ANNOTATE_ONE = "supervise", "add", "annotate", "annotate-one"
+ACTIONS = (SUPERVISE, ADD, ANNOTATE, ANNOTATE_ONE)
 
 
 @dataclass(frozen=True)
 class Step:
-    """One change of the task: supervise or add `row`, or annotate `concept` on every example."""
+    """One change of the task: supervise or add `row`, annotate `concept` on every example, or
+    annotate `concept` on the example `row` only (supervise that concept there)."""
 
     action: str
     row: tuple[Any, ...] | None = None
@@ -37,13 +39,15 @@ def apply_steps(task: Task, steps: Sequence[Step]) -> Task:
     """`task` with `steps` applied (a new Task; `task` is left as it is)."""
     support = task.support
     rows: list[Any] | None = None if support.exhaustive else list(support.rows)
-    supervised: list[Any] = list(support.supervised)
+    supervised: list[Any] = support.supervision()
     labels: dict[str, Expr | str] = {}
     for step in steps:
         if step.action == ADD and rows is not None:
             rows.append(step.row)
         elif step.action == SUPERVISE:
             supervised.append(step.row)
+        elif step.action == ANNOTATE_ONE and step.row is not None:
+            supervised.append({"row": list(step.row), "concepts": [step.concept]})
         elif step.concept is not None:
             labels[annotation_label(task, step.concept)] = var(step.concept)
     return task.with_support(rows, supervised).with_labels(labels)
@@ -54,6 +58,8 @@ def step_text(task: Task, step: Step) -> str:
     if step.action == ANNOTATE or step.row is None:
         return f"annotate concept {step.concept} on every training example"
     row = ", ".join(f"{n}={v}" for n, v in zip(task.names, step.row))
+    if step.action == ANNOTATE_ONE:
+        return f"annotate concept {step.concept} on example {row}"
     if step.action == SUPERVISE:
         return f"concept-supervise example {row}"
     labels = ", ".join(f"{n}={v}" for n, v in zip(task.labels, task.label_of(step.row)))

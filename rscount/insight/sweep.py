@@ -93,11 +93,16 @@ def grid_tasks(
             for f in fractions:
                 rows = order[: sizes[f]]
                 kept = set(rows)
-                supervised = rows[: round(g * len(rows))]
+                supervised: list[Any] = rows[: round(g * len(rows))]
                 supervised += [r for r in task.support.supervised if r in kept and r not in supervised]
                 point = {"seed": seed, "fraction": f, "support_size": len(rows), "supervision": g}
                 point["supervised"] = len(supervised)
-                out.append((point, task.with_support(rows, supervised)))
+                partial = [  # the task's own supervision of some concepts, on the rows kept
+                    {"row": list(r), "concepts": [task.names[k] for k in sorted(on)]}
+                    for r, on in task.support.partial.items()
+                    if r in kept and r not in supervised
+                ]
+                out.append((point, task.with_support(rows, supervised + partial)))
     return out
 
 
@@ -136,7 +141,10 @@ def sweep(
     settings = settings.replace(mode=mode)
     fractions = sorted(set(fractions) | {1.0})
     points = grid_tasks(task, seeds, fractions, supervision)
-    keys = [(frozenset(t.support.rows), t.support.supervised) for _, t in points]
+    keys = [
+        (frozenset(t.support.rows), t.support.supervised, frozenset(t.support.partial.items()))
+        for _, t in points
+    ]
     unique: dict[Any, Task] = {}
     for key, (_, t) in zip(keys, points):
         unique.setdefault(key, t)

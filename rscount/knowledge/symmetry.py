@@ -63,7 +63,16 @@ def _same_domains(task: Task, swap: Swap) -> bool:
 
 
 def _fixes_supervision(task: Task, swap: Swap) -> bool:
-    return all(r[i] == r[j] for r in task.support.supervised for i, j in enumerate(swap))
+    """Whether `swap` leaves every supervised vector as it is and, on a vector supervised on some
+    concepts only, maps those concepts onto themselves."""
+    support = task.support
+    if not all(r[i] == r[j] for r in support.supervised for i, j in enumerate(swap)):
+        return False
+    return all(
+        r[i] == r[j] and (i in on) == (j in on)
+        for r, on in support.partial.items()
+        for i, j in enumerate(swap)
+    )
 
 
 class KnowledgeSymmetry:

@@ -8,7 +8,7 @@ from ..insight.advise import Advice
 from ..insight.check import Unidentified
 from ..insight.explain import Explanation
 from ..insight.forecast import Forecast
-from ..insight.steps import ADD, ANNOTATE, SUPERVISE
+from ..insight.steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE
 from ..insight.sweep import Sweep
 from ..task.model import Mode
 from .text import moved_concepts, number, optimal_maps
@@ -106,6 +106,7 @@ def advise_text(record: Advice) -> str:
         SUPERVISE: "concept-supervise a support row",
         ADD: "add a concept combination",
         ANNOTATE: "annotate one concept on every example",
+        ANNOTATE_ONE: "annotate one concept on one example",
     }
     costs = record.costs
     priced = any(c != 1 for c in costs.values())

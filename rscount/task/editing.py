@@ -38,17 +38,29 @@ def _extend(data: CommentedMap, key: str, new: Sequence[Row], every: Sequence[Ro
         data[key] = CommentedSeq([_flow(r) for r in every])
 
 
+def _entries(supervision: list[Any]) -> list[Any]:
+    """Support.supervision's entries as YAML nodes: rows on one line, {row, concepts} mappings."""
+    return [
+        CommentedMap([("row", _flow(e["row"])), ("concepts", _flow(e["concepts"]))])
+        if isinstance(e, dict)
+        else e
+        for e in supervision
+    ]
+
+
 def edited_task_file(
     path: Path,
     task: Task,
     added: Sequence[Row],
     supervised: Sequence[Row],
+    partial: Sequence[tuple[Row, str]],
     annotated: dict[str, str],
     pin: int | None,
     comments: Sequence[str],
 ) -> str | None:
     """The text of the task file at `path` changed to `task` (the task after the plan): `added` and
-    `supervised` rows appended, `annotated` labels (label -> concept) added, the count pinned to
+    `supervised` rows appended, a {row, concepts} supervision entry per (row, concept) of `partial`,
+    `annotated` labels (label -> concept) added, the count pinned to
     `pin` (or any pin removed when None), `comments` put first; None when the file is not a YAML
     task file with concepts (or objects) and labels (an rsbench config, DIMACS)."""
     if path.suffix.lower() not in (".yaml", ".yml"):
@@ -64,7 +76,12 @@ def edited_task_file(
         return None
     support = task.support
     _extend(data, "support", added, [] if support.exhaustive else support.rows)
-    _extend(data, "concept_supervision", supervised, sorted(support.supervised, key=str))
+    entries: list[Any] = [_flow(r) for r in supervised]
+    entries += [CommentedMap([("row", _flow(r)), ("concepts", _flow([c]))]) for r, c in partial]
+    if entries and isinstance(data.get("concept_supervision"), list):
+        data["concept_supervision"].extend(entries)
+    elif entries:
+        data["concept_supervision"] = CommentedSeq(_entries(support.supervision()))
     for label, concept in annotated.items():
         if "knowledge" in data:  # labels: declares domains; the constraint makes the label the concept
             values = next(c.values for c in task.concepts if c.name == concept)

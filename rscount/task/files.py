@@ -192,7 +192,7 @@ def _support(
     support = support_from_spec(names, domains, *specs)
     if "support" in files:
         source = files["support"].summary()
-        support = Support(names, domains, support.given_rows(), support.supervised, source=source)
+        support = Support(names, domains, support.given_rows(), support.supervision(), source=source)
     return support, list(files.values())
 
 

@@ -159,15 +159,19 @@ class Task:
         return tuple(values)
 
     def with_support(
-        self, rows: Iterable[Sequence[Any]] | None, supervised: Iterable[Sequence[Any]] | None = None
+        self, rows: Iterable[Sequence[Any]] | None, supervised: Iterable[Any] | None = None
     ) -> Task:
         """This task with the support `rows` (None: exhaustive), each a list in concept order or a
-        mapping concept -> value; the supervised rows are `supervised`, or when None the task's own
-        supervised rows that the new support keeps."""
+        mapping concept -> value; the supervision is `supervised` (rows, or {row, concepts} entries
+        for some concepts only), or when None the task's own on the rows the new support keeps."""
         support = Support(self.names, self.domains, None if rows is None else list(rows))
         if supervised is None:
             members = None if support.exhaustive else set(support.rows)
-            supervised = [r for r in self.support.supervised if members is None or r in members]
+            supervised = [
+                entry
+                for entry in self.support.supervision()
+                if members is None or tuple(entry["row"] if isinstance(entry, dict) else entry) in members
+            ]
         support = Support(self.names, self.domains, support.given_rows(), list(supervised))
         return dataclasses.replace(self, support=support)
 
@@ -177,8 +181,9 @@ class Task:
         value positions with `indices`; values outside a domain are named with their row."""
         return self.with_support(table_rows(data, self.names, self.domains, indices))
 
-    def with_supervision(self, rows: Iterable[Sequence[Any]]) -> Task:
-        """This task with exactly `rows` concept-supervised (rows of its support)."""
+    def with_supervision(self, rows: Iterable[Any]) -> Task:
+        """This task with exactly `rows` concept-supervised (rows of its support, or {row, concepts}
+        entries supervising some concepts of a row)."""
         support = Support(self.names, self.domains, self.support.given_rows(), list(rows), "support")
         return dataclasses.replace(self, support=support)
 

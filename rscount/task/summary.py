@@ -25,6 +25,6 @@ def describe(task: Task) -> dict[str, Any]:
         "concepts": concepts,
         "labels": ", ".join(task.labels),
         "support": support,
-        "supervised": len(task.support.supervised),
+        "supervised": len(task.support.supervised) + len(task.support.partial),
         "mode": str(task.mode),
     }

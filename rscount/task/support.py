@@ -79,16 +79,54 @@ class Support:
             if not seen:
                 raise TaskError(where, "the support is empty (a count needs at least one example)")
             self._rows = tuple(seen)
-        sup: dict[Row, None] = {}
-        for n, row in enumerate(supervised):
-            sup.setdefault(parse_row(row, self.names, self.domains, f"concept_supervision[{n}]"), None)
+        chosen: dict[Row, set[int]] = {}
+        for n, entry in enumerate(supervised):
+            where_n = f"concept_supervision[{n}]"
+            row, concepts = self._entry(entry, where_n)
+            chosen.setdefault(row, set()).update(concepts)
         if self._rows is not None:
             members = set(self._rows)
-            for r in sup:
+            for r in chosen:
                 if r not in members:
                     raise TaskError("concept_supervision", f"row {list(r)} is not in the support")
-        self.supervised = frozenset(sup)
+        every = set(range(len(self.names)))
+        self.supervised = frozenset(r for r, c in chosen.items() if c == every)
+        # Rows supervised on some concepts only: the predicted concepts listed must equal the row's.
+        self.partial = {r: frozenset(c) for r, c in chosen.items() if c != every}
         self.source = dict(source) if source else None  # an annotation file's summary (support: {file: F})
+
+    def _entry(self, entry: Any, where: str) -> tuple[Row, set[int]]:
+        """A concept_supervision entry: a row (all its concepts supervised), or {row: ROW, concepts:
+        [NAMES]} (those concepts only) as (row, concept positions)."""
+        if isinstance(entry, dict) and "row" in entry:
+            unknown = sorted(set(entry) - {"row", "concepts"}, key=str)
+            if unknown:
+                raise TaskError(where, f"unknown key {quote(unknown[0])} (known: row, concepts)")
+            names = entry.get("concepts")
+            if not isinstance(names, list) or not names:
+                raise TaskError(f"{where}.concepts", "expected a non-empty list of concept names")
+            missing = [c for c in names if c not in self.names]
+            if missing:
+                raise TaskError(f"{where}.concepts", f"unknown concept {quote(missing[0])}")
+            return parse_row(entry["row"], self.names, self.domains, f"{where}.row"), {
+                self.names.index(c) for c in names
+            }
+        return parse_row(entry, self.names, self.domains, where), set(range(len(self.names)))
+
+    def supervision(self) -> list[Any]:
+        """The supervision as the constructor takes it: whole rows, then {row, concepts} entries."""
+        entries: list[Any] = sorted(self.supervised, key=str)
+        entries += [
+            {"row": list(r), "concepts": [self.names[i] for i in sorted(c)]}
+            for r, c in sorted(self.partial.items(), key=lambda rc: str(rc[0]))
+        ]
+        return entries
+
+    def supervised_on(self, row: Row) -> frozenset[int]:
+        """The concepts (positions) supervised on `row`: all, some, or none."""
+        if row in self.supervised:
+            return frozenset(range(len(self.names)))
+        return self.partial.get(row, frozenset())
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:

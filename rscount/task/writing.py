@@ -29,7 +29,11 @@ def task_data(task: Task) -> dict[str, Any]:
     def position(row: tuple[Any, ...]) -> tuple[int, ...]:
         return tuple(c.index[v] for c, v in zip(task.concepts, row))
 
-    data["concept_supervision"] = [list(r) for r in sorted(support.supervised, key=position)]
+    entries: list[Any] = [list(r) for r in sorted(support.supervised, key=position)]
+    for row in sorted(support.partial, key=position):
+        names = [task.names[k] for k in sorted(support.partial[row])]
+        entries.append({"row": list(row), "concepts": names})
+    data["concept_supervision"] = entries
     if task.expect:
         data["expect"] = dict(task.expect)
     return data
