@@ -6,23 +6,59 @@ Draws concept vectors uniformly from D (mixed-radix index, Python's random.Rando
 those for which EXPR holds (an expression in the task-file syntax, e.g. a constraint on the
 concepts), groups them by the tuple of label values the file's knowledge gives, and keeps the first
 N distinct vectors of every label tuple that occurs, in draw order, class by class (classes in
-sorted order). A class that does not reach N rows within M draws keeps what it got; the summary on
-stderr says so. The file's `support:` section (which must be its last top-level key) is replaced by
+sorted order). A class that does not reach N rows within M draws is rare: its vectors (with EXPR) are
+then listed by a SAT solver, and when there are at most 100000 of them, N are drawn uniformly from
+the list (all of them when fewer); a class still short keeps what it got, and the summary on stderr
+says so. The file's `support:` section (which must be its last top-level key) is replaced by
 the rows, as flow lists in concept order; everything above it is kept as it is.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's rscount, not an installed one
 
+from pysat.solvers import Solver
+
+from rscount.knowledge.circuit import FALSE, compile_expr
+from rscount.knowledge.copies import Copies
+from rscount.knowledge.labels import label_values
+from rscount.knowledge.loading import load_task
 from rscount.task.expressions import evaluate, parse
 from rscount.task.support import decode, domain_size
-from rscount.knowledge.loading import load_task
+
+RARE_LIMIT = 100_000  # vectors a rare class may have to be listed by SAT and drawn from
+MAX_CLASSES = 64  # label tuples all filled (drawn or not); beyond, only the classes drawn
+
+
+def class_vectors(task, label: tuple, constraint, limit: int) -> list[tuple] | None:
+    """Every vector (satisfying `constraint`) whose labels are `label`, in solver order, or None
+    when there are more than `limit`."""
+    copies = Copies(task.concepts, task.labels)
+    inputs = copies.copy()
+    b = copies.builder
+    for dom, value in zip(copies.labels(inputs), label):
+        b.add([dom.get(value, FALSE)])
+    if constraint is not None:
+        b.add([compile_expr(b, constraint, inputs, "--where").get(1, FALSE)])
+    found = []
+    with Solver(name="cadical153", bootstrap_with=b.clauses) as solver:
+        while solver.solve():
+            true = {lit for lit in solver.get_model() if lit > 0}
+            row = tuple(
+                next(v for v, g in inputs[c.name].items() if (g in true if g > 0 else -g not in true))
+                for c in task.concepts
+            )
+            found.append(row)
+            if len(found) > limit:
+                return None
+            solver.add_clause([-g for g in (inputs[c.name][v] for c, v in zip(task.concepts, row))])
+    return found
 
 
 def balanced_rows(task, per_class: int, seed: int, where: str | None, max_draws: int):
@@ -44,6 +80,16 @@ def balanced_rows(task, per_class: int, seed: int, where: str | None, max_draws:
             kept[row] = None
         if draws % 1000 == 0 and len(classes) > 1 and all(len(k) >= per_class for k in classes.values()):
             break
+    labels = set(classes)
+    tuples = list(itertools.islice(itertools.product(*label_values(task).values()), MAX_CLASSES + 1))
+    if len(tuples) <= MAX_CLASSES:  # few label tuples: each is a class to fill, drawn or not
+        labels |= set(tuples)
+    for label in sorted(labels, key=str):
+        if len(classes.get(label, {})) < per_class:
+            listed = class_vectors(task, label, constraint, RARE_LIMIT)
+            if listed:  # sorted first, so that the draw does not depend on the solver's order
+                chosen = rng.sample(sorted(listed, key=str), min(per_class, len(listed)))
+                classes[label] = dict.fromkeys(chosen)
     return {label: list(rows) for label, rows in sorted(classes.items())}, draws
 
 

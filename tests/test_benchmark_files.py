@@ -16,7 +16,7 @@ from randomtasks import SETTINGS
 from rscount import count, task_from_dict
 from rscount.errors import RscountError
 from rscount.knowledge.loading import load_task
-from rscount.task.benchmark_files import symbol_leaves
+from rscount.task.benchmark_files import symbol_leaves, symbol_tree
 
 KANDY_HEADER = "filename,task_id,label,supervised,symbol\n"
 TASK = """objects:
@@ -88,21 +88,50 @@ COLORS = st.sampled_from(["red", "blue"])
 
 @st.composite
 def trees(draw, depth: int = 0):
-    """A KANDY-like symbol tree as text, with its leaves (shape, color) left to right."""
+    """A KANDY-like symbol tree as text, with its leaves (shape, color) left to right, and per leaf
+    the operator joining it to the next leaf when both are children of one operator (else None)."""
     if depth >= 3 or draw(st.integers(0, 2)) == 0:
         shape, color = draw(SHAPES), draw(COLORS)
-        return leaf(shape, color), [(shape, color)]
+        return leaf(shape, color), [(shape, color)], [None], True
     op = draw(st.sampled_from(["stack", "side_by_side", "diag_ul_lr", "quadrant_ul", "in"]))
     parts = draw(st.lists(trees(depth + 1), min_size=1, max_size=3))
     text = f"{op}([{', '.join(p[0] for p in parts)}])"
-    return text, [x for p in parts for x in p[1]]
+    links = []
+    for n, (_, _, part_links, is_leaf) in enumerate(parts):
+        joined = is_leaf and n + 1 < len(parts) and parts[n + 1][3]
+        links += [op] if joined else part_links
+    return text, [x for p in parts for x in p[1]], links, False
 
 
 @settings(max_examples=100, **SETTINGS)
 @given(trees())
-def test_symbol_leaves_are_read_left_to_right(tree):
-    text, expected = tree
+def test_symbol_leaves_are_read_left_to_right_with_the_operator_joining_siblings(tree):
+    text, expected, links, _ = tree
     assert [(x["shape"], x["color"]) for x in symbol_leaves(text)] == expected
+    assert symbol_tree(text)[1] == links
+
+
+def test_kandy_operators_become_the_link_attribute_of_a_task_that_has_one(tmp_path):
+    task = TASK.replace("color: [red, blue]", "color: [red, blue]\n    link: [stack, side_by_side, none]")
+    task = task.replace("count: 2", "count: 3")
+    lines = [  # a stack of two beside a third; then three side by side (bounding boxes reduced)
+        kandy_line(
+            1,
+            1,
+            1,
+            f"side_by_side([stack([{leaf('square', 'red')}, {leaf('circle', 'red')}]), "
+            f"{leaf('circle', 'blue')}])",
+        ),
+        kandy_line(1, 0, 1, "side_by_side_reduce_bb([" + ", ".join([leaf("circle", "red")] * 3) + "])"),
+        kandy_line(1, 1, 1, "diag_ul_lr([" + ", ".join([leaf("square", "blue")] * 3) + "])"),
+    ]
+    write(tmp_path, {"a.csv": KANDY_HEADER + "".join(lines), "t.yaml": task + "support: {file: a.csv}\n"})
+    rows = load_task(tmp_path / "t.yaml").support.rows
+    assert [row[2::3] for row in rows] == [
+        ("stack", "none", "none"),
+        ("side_by_side", "side_by_side", "none"),
+        ("none", "none", "none"),
+    ]
 
 
 def test_clevr_scenes_give_one_row_per_scene(tmp_path):

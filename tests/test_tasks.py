@@ -63,8 +63,8 @@ def test_the_library_has_every_requested_task() -> None:
     wanted = {
         "mnlogic-3cnf-6", "mnadd-evenodd", "mnmath", "kand-logic-2", "kand-logic-3",
         "cle4evr-2-reduced", "cle4evr-2-full", "sdd-oia", "sdd-oia-ambulance",
-        *(f"kandy-easy-{k:02d}" for k in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 14)),
-        *(f"kandy-hard-{k:02d}" for k in (0, 1, 2, 3, 9, 10, 12, 13)),
+        *(f"kandy-easy-{k:02d}" for k in range(20)),
+        *(f"kandy-hard-{k:02d}" for k in range(18)),
         *(f"vlol-{rule}-{n}" for rule in ("theoryx", "numerical", "complex") for n in (2, 4)),
     }  # fmt: skip
     assert wanted <= names
@@ -262,12 +262,12 @@ EASY_SINGLE = {
     0: ("shape", "triangle"),
     1: ("shape", "square"),
     2: ("shape", "circle"),
-    3: ("colour", "red"),
-    4: ("colour", "green"),
-    5: ("colour", "blue"),
-    6: ("colour", "cyan"),
-    7: ("colour", "magenta"),
-    8: ("colour", "yellow"),
+    3: ("color", "red"),
+    4: ("color", "green"),
+    5: ("color", "blue"),
+    6: ("color", "cyan"),
+    7: ("color", "magenta"),
+    8: ("color", "yellow"),
 }
 
 
@@ -276,19 +276,19 @@ def test_kandy_easy_single_object_is_positive_iff_it_has_the_target_attribute(k:
     t = task(f"kandy-easy-{k:02d}")
     attr, value = EASY_SINGLE[k]
     for shape in SHAPES:
-        for colour in COLOURS:
+        for color in COLOURS:
             for size in ("small", "large"):
-                obj = {"shape": shape, "colour": colour, "size": size}
+                obj = {"shape": shape, "color": color, "size": size}
                 want = int(obj[attr] == value)
-                assert label(t, shape_1=shape, colour_1=colour, size_1=size) == {"y": want}
+                assert label(t, shape_1=shape, color_1=color, size_1=size) == {"y": want}
 
 
-SCZ = ("shape", "colour", "size")
+SCZ = ("shape", "color", "size")
 
 
 def kandy_y(t, *objs: str) -> int:
-    """y of a KANDY scene given object by object as "shape colour size" or "shape colour" (size
-    small), for the tasks whose objects have shape, colour and size."""
+    """y of a KANDY scene given object by object as "shape color size" or "shape color" (size
+    small), for the tasks whose objects have shape, color and size."""
     rows = [tuple(o.split()) if len(o.split()) == 3 else (*o.split(), "small") for o in objs]
     return label(t, **objects(SCZ, *rows))["y"]
 
@@ -308,7 +308,7 @@ def test_kandy_easy_11_needs_a_red_triangle_last_and_a_circle_somewhere() -> Non
     assert kandy_y(t, "circle blue", "circle cyan", "triangle blue") == 0
 
 
-def test_kandy_easy_13_needs_a_triangle_and_a_square_of_one_colour() -> None:
+def test_kandy_easy_13_needs_a_triangle_and_a_square_of_one_color() -> None:
     t = task("kandy-easy-13")
     assert kandy_y(t, "square cyan", "triangle cyan") == 1
     assert kandy_y(t, "triangle red", "square red") == 1
@@ -326,13 +326,13 @@ def test_kandy_easy_14_is_a_palindrome_of_whole_objects() -> None:
 
 
 @pytest.mark.parametrize(
-    ("k", "n", "attr"), [(0, 2, "colour"), (1, 2, "shape"), (2, 3, "colour"), (3, 3, "shape")]
+    ("k", "n", "attr"), [(0, 2, "color"), (1, 2, "shape"), (2, 3, "color"), (3, 3, "shape")]
 )
 def test_kandy_hard_0_to_3_want_a_group_sharing_one_attribute(k: int, n: int, attr: str) -> None:
     t = task(f"kandy-hard-{k:02d}")
     uniform = ["circle red small", "circle red large", "circle red small"][:n]  # size is not read
     mixed = ["circle red", "square blue", "circle red"][:n]  # neither attribute shared by all
-    if attr == "colour":
+    if attr == "color":
         same_attr_only = ["circle red", "square red", "triangle red"][:n]
     else:
         same_attr_only = ["circle red", "circle blue", "circle green"][:n]
@@ -348,7 +348,7 @@ def test_kandy_hard_09_wants_one_shape_in_every_group() -> None:
     assert kandy_y(t, "circle red", "circle red", "triangle red", "square red") == 0
 
 
-def test_kandy_hard_10_wants_one_colour_in_every_group() -> None:
+def test_kandy_hard_10_wants_one_color_in_every_group() -> None:
     t = task("kandy-hard-10")
     assert kandy_y(t, "circle red", "square cyan", "circle blue", "square cyan") == 1
     assert kandy_y(t, "circle red", "circle red", "circle blue", "circle green") == 0
@@ -362,7 +362,7 @@ def test_kandy_hard_12_is_a_palindrome_of_four_whole_objects() -> None:
     assert label(t, **objects(SCZ, a, b, b, ("circle", "red", "large"))) == {"y": 0}
 
 
-def test_kandy_hard_13_pairs_from_the_ends_share_shape_or_colour() -> None:
+def test_kandy_hard_13_pairs_from_the_ends_share_shape_or_color() -> None:
     t = task("kandy-hard-13")
     assert kandy_y(t, "circle red", "square blue", "square cyan", "circle green") == 1
     assert kandy_y(t, "circle red", "square blue", "triangle blue", "square red") == 1
@@ -525,15 +525,18 @@ def test_small_tasks_count_the_same_exactly_and_by_auto(name: str) -> None:
 # pair of object and attribute maps) that survives SAT pruning is counted on its own, so the
 # symmetry analysis (blocks, families of blocks, object and attribute swaps) and the class sizes
 # are checked on the tasks themselves. Each takes under 10 s (2 cores) but kand-logic-2 (40 s:
-# 144 pairs survive instead of 2 classes); kand-logic-3 takes over 150 s so: it is counted without
-# the exchange of whole figures only (17 s, 12 classes instead of 2).
+# 144 pairs survive instead of 2 classes) and kandy-hard-11 / -17 (about 25 s; their groups are
+# exchangeable only as wholes, which no swap of two objects finds, so there the check repeats the
+# count, whose knowledge tests/test_kandy_scenes.py checks against the rules); kand-logic-3 takes
+# over 150 s so: it is counted without the exchange of whole figures only (17 s, 12 classes
+# instead of 2).
 # SDD-OIA's counts are checked without the label-group factors instead (20 s and 40 s). MNMath
 # (digits 0-9) takes 166 s so; its count is checked by enumerating the whole CNF instead
 # (tests/test_catalogue.py, 90 s).
 
 WITHOUT_SYMMETRY = [
-    *(f"kandy-easy-{k:02d}" for k in (9, 11, 13, 14)),
-    *(f"kandy-hard-{k:02d}" for k in (0, 1, 2, 3, 9, 10, 12, 13)),
+    *(f"kandy-easy-{k:02d}" for k in range(9, 20)),
+    *(f"kandy-hard-{k:02d}" for k in range(18)),
     *(f"vlol-{rule}-{n}" for rule in ("theoryx", "numerical", "complex") for n in (2, 4)),
     "mnadd-evenodd", "cle4evr-2-reduced", "cle4evr-2-full", "kand-logic-2",
 ]  # fmt: skip

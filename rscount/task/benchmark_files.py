@@ -2,16 +2,19 @@
 
 - KANDY's `annotations.csv` (columns filename, task_id, label, supervised, symbol; seed 001): the
   `symbol` cell is a tree such as `stack([diag_ul_lr([{"shape": ..., "color": ...}, ...]), {...}])`,
-  parsed here as data (never evaluated); its leaves, left to right, are the task's objects, and
-  operators are not concepts of the bundled tasks, so they are skipped. `task: N` keeps the rows of
-  one task_id; a row whose `supervised` cell is 0 has no label in training, so it constrains no map
-  and is left out. The `label` cell is checked against the knowledge.
+  parsed here as data (never evaluated); its leaves, left to right, are the task's objects. Operators
+  are skipped, except that a task whose objects have a `link` attribute gets each object's relation
+  to the next: the operator of their group when the two are adjacent children of one group and the
+  operator is a `link` value (a `_reduce_bb` variant counts as its base operator), else `none`.
+  `task: N` keeps the rows of one task_id; a row whose `supervised` cell is 0 has no label in
+  training, so it constrains no map and is left out. The `label` cell is checked against the knowledge.
 - CLEVR-style scene JSON (`{"scenes": [{"objects": [{"color": ..., "shape": ..., ...}]}]}`): each
   scene's objects, in the order listed, are the task's objects.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -22,8 +25,10 @@ from ..errors import AnnotationError, quote, short
 from ..limits import DEPTH
 from .annotations import Annotations, records, value_of
 from .inputs import read_text
-from .model import Objects
+from .model import Concept, Objects
 
+LINK = "link"  # the structural attribute read from a KANDY tree's operators (tasks/kandy-easy-15.yaml)
+Slot = tuple[int, int, str | None]
 KANDY_COLUMNS = ("filename", "task_id", "label", "supervised", "symbol")
 FORMATS = ("csv", "jsonl", "kandy", "clevr")
 TOKEN = re.compile(
@@ -56,10 +61,18 @@ def _tokens(text: str, where: str) -> list[tuple[str, str]]:
 
 
 def symbol_leaves(text: str) -> list[dict[str, Any]]:
-    """The leaves (attribute mappings) of a KANDY symbol tree, left to right; operators skipped.
-    A small recursive-descent reader over a token list: names, strings, numbers, (), [], {}."""
+    """The leaves (attribute mappings) of a KANDY symbol tree, left to right; operators skipped."""
+    return symbol_tree(text)[0]
+
+
+def symbol_tree(text: str) -> tuple[list[dict[str, Any]], list[str | None]]:
+    """The leaves of a KANDY symbol tree, left to right, and for each leaf the operator joining it to
+    the next leaf when the two are adjacent children of one operator's list (else None). A small
+    recursive-descent reader over a token list: names, strings, numbers, (), [], {}."""
     tokens = _tokens(text, "symbol")
     leaves: list[dict[str, Any]] = []
+    slots: list[Slot | None] = []  # per leaf: (list number, position in it, the list's operator)
+    lists = itertools.count()
     position = 0
 
     def take(expected: str | None = None) -> tuple[str, str]:
@@ -75,9 +88,10 @@ def symbol_leaves(text: str) -> list[dict[str, Any]]:
     def peek() -> str | None:
         return tokens[position][1] if position < len(tokens) else None
 
-    def items(close: str, depth: int, mapping: bool) -> Any:
+    def items(close: str, depth: int, mapping: bool, operator: str | None = None) -> Any:
         found: dict[str, Any] = {}
         listed: list[Any] = []
+        number = next(lists)
         while peek() != close:
             if mapping:
                 key = term(depth)
@@ -85,8 +99,10 @@ def symbol_leaves(text: str) -> list[dict[str, Any]]:
                 if not isinstance(key, str):
                     raise ValueError("symbol: a mapping key is not a string")
                 found[key] = term(depth)
+            elif close == ")":  # an operator's arguments: a list among them is its children
+                listed.append(term(depth, operator=operator))
             else:
-                listed.append(term(depth))
+                listed.append(term(depth, (number, len(listed), operator)))
             if peek() == ",":
                 take(",")
             elif peek() != close:
@@ -94,7 +110,7 @@ def symbol_leaves(text: str) -> list[dict[str, Any]]:
         take(close)
         return found if mapping else listed
 
-    def term(depth: int) -> Any:
+    def term(depth: int, slot: Slot | None = None, operator: str | None = None) -> Any:
         if depth > DEPTH.value:
             raise ValueError("symbol: nested too deeply")
         kind, value = take()
@@ -105,24 +121,42 @@ def symbol_leaves(text: str) -> list[dict[str, Any]]:
         if kind == "name":
             if peek() == "(":
                 take("(")
-                items(")", depth + 1, False)  # an operator: its arguments' leaves are recorded
+                items(")", depth + 1, False, value)  # an operator: its arguments' leaves are recorded
             return value
         if value == "[":
-            return items("]", depth + 1, False)
+            return items("]", depth + 1, False, operator)
         if value == "{":
             leaf = items("}", depth + 1, True)
             leaves.append(leaf)
+            slots.append(slot)
             return leaf
         raise ValueError(f"symbol: unexpected {quote(value)}")
 
     term(0)
     if position != len(tokens):
         raise ValueError(f"symbol: unexpected {quote(tokens[position][1])} after the tree")
-    return leaves
+    links: list[str | None] = []
+    for here, after in zip(slots, [*slots[1:], None]):
+        adjacent = here and after and here[0] == after[0] and after[1] == here[1] + 1
+        links.append(here[2] if here and adjacent else None)
+    return leaves, links
+
+
+def _link(operator: str | None, concept: Concept) -> Any:
+    """The `link` value of an object whose relation to the next is `operator` (None: not adjacent)."""
+    for name in (operator, operator and operator.removesuffix("_reduce_bb")):
+        if name in concept.values:
+            return name
+    return "none"
 
 
 def _object_row(
-    objects: Objects, leaves: Sequence[Any], path: Path, line: int | None, what: str
+    objects: Objects,
+    leaves: Sequence[Any],
+    path: Path,
+    line: int | None,
+    what: str,
+    links: Sequence[str | None] = (),
 ) -> tuple[Any, ...]:
     if len(leaves) != objects.count:
         raise AnnotationError(
@@ -135,6 +169,9 @@ def _object_row(
             raise AnnotationError(str(path), f"object {n} of {what} is not a mapping", line)
         for attribute, _ in objects.attributes:
             concept = next(concepts)
+            if attribute == LINK and attribute not in leaf and links:
+                row.append(value_of(_link(links[n - 1], concept), concept, path, line))
+                continue
             if attribute not in leaf:
                 raise AnnotationError(str(path), f"object {n} of {what} has no {quote(attribute)}", line)
             row.append(value_of(leaf[attribute], concept, path, line))
@@ -158,10 +195,10 @@ def read_kandy(path: Path, objects: Objects, label: str, task_id: Any) -> Annota
         if record["supervised"].strip().lower() in ("0", "false"):
             continue
         try:
-            leaves = symbol_leaves(record["symbol"])
+            leaves, links = symbol_tree(record["symbol"])
         except (ValueError, RecursionError) as exc:
             raise AnnotationError(str(path), short(str(exc)), line) from None
-        rows.append(_object_row(objects, leaves, path, line, "the symbol"))
+        rows.append(_object_row(objects, leaves, path, line, "the symbol", links))
         lines.append(line)
         labels.append(record["label"].strip())
     if not rows:
