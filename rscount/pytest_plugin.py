@@ -2,7 +2,7 @@
 research repository guards its task designs with the test runner it already has.
 
 Active once rscount is installed (entry point `pytest11`); `-p no:rscount` turns it off. A YAML file
-is collected when it has a top-level `expect:` and `concepts:` or `objects:` (read from the text,
+is collected when it has a top-level `expect:` and `concepts:`, `objects:` or `program:` (read from the text,
 so an invalid task file is still collected). Each such file is one test item: it passes when every
 expectation holds, fails with the expectation, the count and the concepts that may now be swapped
 or remapped, and errors when the file is not a valid task. Counting stops at `--rscount-timeout`
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 TASK_FILE = re.compile(r"^expect\s*:", re.M)
-CONCEPTS = re.compile(r"^(concepts|objects)\s*:", re.M)
+CONCEPTS = re.compile(r"^(concepts|objects|program)\s*:", re.M)
 DEFAULT_TIMEOUT = "300"
 
 

@@ -24,6 +24,8 @@ from .expressions import Expr, parse
 from .families import cnf_expr, dimacs_task
 from .inputs import load_yaml, read_text
 from .model import Concept, Mode, Objects, Task, make_concept
+from .program_objects import program_objects
+from .programs import read_program
 from .rsbench import is_generator_config, task_from_config
 from .support import Support, support_from_spec
 
@@ -39,6 +41,8 @@ TOP_LEVEL_KEYS = {
     "support",
     "concept_supervision",
     "expect",
+    "program",
+    "query",
 }
 DIMACS_SUFFIXES = (".cnf", ".dimacs")
 
@@ -98,6 +102,10 @@ def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task
     unknown = sorted(set(data) - TOP_LEVEL_KEYS)
     if unknown:
         raise TaskError("", f"unknown field {quote(unknown[0])} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
+    if "program" in data:
+        return _program_task(data, default_name, base)
+    if "query" in data:
+        raise TaskError("query", "only used with program: (a ProbLog or DeepProbLog file)")
     if ("concepts" in data) == ("objects" in data):
         raise TaskError("", "give the concepts either as 'concepts' or as 'objects', exactly one of them")
     for key in ("concepts" if "concepts" in data else "objects", "labels"):
@@ -131,13 +139,54 @@ def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task
         parse_expect(data.get("expect")),
         constraints,
     )
+    _check_label_cells(task, files)
+    return task
+
+
+def _program_task(data: Mapping[str, Any], default_name: str, base: Path) -> Task:
+    """A task whose concepts and labels come from a ProbLog / DeepProbLog program (`program:`); with
+    `mode: objects`, its neural predicates are the attributes of its inputs (rscount.task.program_objects)."""
+    clash = sorted({"concepts", "objects", "labels", "knowledge", "completion"} & set(data))
+    if clash:
+        raise TaskError(clash[0], "not used with program: (the program gives the concepts and labels)")
+    path = base / str(data["program"])
+    try:
+        program = read_program(path, read_text(path), data.get("query"))
+    except FormatError as exc:
+        raise TaskError("program", str(exc)) from None
+    CONCEPTS.check(len(program.concepts), "program")
+    objects, labels, constraints, notes = None, program.labels, program.constraints, program.notes
+    concepts = program.concepts
+    if "mode" in data and Mode.parse(data["mode"]) == Mode.OBJECTS:
+        view = program_objects(program)
+        objects, labels, constraints = view.objects, view.labels, view.constraints
+        concepts = objects.concepts()
+        notes = tuple(n for n in notes if not n.startswith("concept ")) + view.notes
+    support, files = _support(data, concepts, list(labels), base, objects)
+    task = Task(
+        str(data.get("name", default_name)),
+        concepts,
+        labels,
+        support,
+        str(data.get("description", "")),
+        objects,
+        Mode.parse(data["mode"]) if "mode" in data else None,  # type: ignore[arg-type]
+        parse_expect(data.get("expect")),
+        constraints,
+        notes,
+    )
+    _check_label_cells(task, files)
+    return task
+
+
+def _check_label_cells(task: Task, files: Sequence[Annotations]) -> None:
+    """Refuse annotation files whose label cells contradict the knowledge."""
     for data_file in files:
-        wrong = data_file.contradictions(list(labels), task.label_of)
+        wrong = data_file.contradictions(list(task.labels), task.label_of)
         if wrong:
             more = f"; and {len(wrong) - SHOWN} more" if len(wrong) > SHOWN else ""
             problem = f"{len(wrong)} label cells contradict the knowledge: " + "; ".join(wrong[:SHOWN]) + more
             raise TaskError("", f"{data_file.path}: {problem}")
-    return task
 
 
 def _annotation_file(
