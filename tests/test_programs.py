@@ -44,6 +44,14 @@ def exact(task) -> int:
     return count(task, "exact").count
 
 
+def assert_twins(task, written: dict) -> None:
+    """The program task labels every vector as the task written as `written` does, and counts the same."""
+    twin = task_from_dict(written)
+    for row in product(*twin.domains):
+        assert task.label_of(row) == twin.label_of(row)
+    assert exact(task) == exact(twin)
+
+
 @pytest.mark.parametrize("support", ["exhaustive", "[[0, 1], [1, 2], [2, 2], [3, 0], [1, 1]]"])
 def test_deepproblog_addition_counts_as_the_sum_written_as_an_expression(tmp_path, support):
     path = program_task(tmp_path, ADDITION, f"query: addition(a, b, Z)\nsupport: {support}\n")
@@ -53,25 +61,17 @@ def test_deepproblog_addition_counts_as_the_sum_written_as_an_expression(tmp_pat
         ("digit_b", (0, 1, 2, 3)),
     ]
     assert list(task.labels) == ["Z"]
-    twin = task_from_dict(
-        {"concepts": {"digit_a": list(range(4)), "digit_b": list(range(4))},
-         "labels": {"Z": "digit_a + digit_b"}, "support": yaml.safe_load(support)}
-    )  # fmt: skip
-    for row in product(range(4), repeat=2):
-        assert task.label_of(row) == twin.label_of(row)
-    assert exact(task) == exact(twin)
+    concepts = {"concepts": {"digit_a": list(range(4)), "digit_b": list(range(4))}}
+    assert_twins(task, {**concepts, "labels": {"Z": "digit_a + digit_b"}, "support": yaml.safe_load(support)})
 
 
 def test_problog_facts_are_boolean_concepts_and_queries_boolean_labels(tmp_path):
     task = load_task(program_task(tmp_path, TRAFFIC, "support: exhaustive\n"))
     assert task.names == ["red_light", "green_light", "pedestrian"]
-    twin = task_from_dict(
-        {"concepts": {n: [0, 1] for n in task.names},
-         "labels": {"stop": "(red_light & ~green_light) | pedestrian"}, "support": "exhaustive"}
-    )  # fmt: skip
-    for row in product((0, 1), repeat=3):
-        assert task.label_of(row) == twin.label_of(row)
-    assert exact(task) == exact(twin)
+    stop = "(red_light & ~green_light) | pedestrian"
+    assert_twins(
+        task, {"concepts": {n: [0, 1] for n in task.names}, "labels": {"stop": stop}, "support": "exhaustive"}
+    )
 
 
 def test_an_annotated_disjunction_is_one_categorical_concept_with_none_when_it_can_fail(tmp_path):
@@ -233,13 +233,8 @@ def test_objects_mode_reads_each_neural_predicate_as_an_attribute_of_every_input
     path = program_task(tmp_path, ADDITION, f"query: addition(a, b, Z)\nmode: objects\nsupport: {rows}\n")
     task = load_task(path)
     assert task.objects is not None and task.names == ["digit_1", "digit_2"]
-    twin = task_from_dict(
-        {"objects": {"count": 2, "attributes": {"digit": list(range(4))}},
-         "labels": {"Z": "digit_1 + digit_2"}, "support": yaml.safe_load(rows)}
-    )  # fmt: skip
-    for row in product(range(4), repeat=2):
-        assert task.label_of(row) == twin.label_of(row)
-    assert exact(task) == exact(twin)
+    objects = {"objects": {"count": 2, "attributes": {"digit": list(range(4))}}}
+    assert_twins(task, {**objects, "labels": {"Z": "digit_1 + digit_2"}, "support": yaml.safe_load(rows)})
 
 
 def test_objects_mode_refuses_a_concept_that_is_no_predicate_of_an_input(tmp_path):

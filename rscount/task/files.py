@@ -128,19 +128,7 @@ def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task
         raise TaskError("completion", "only used with knowledge: (constraints over concepts and labels)")
     else:
         labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
-    task = Task(
-        str(data.get("name", default_name)),
-        concepts,
-        labels,
-        support,
-        str(data.get("description", "")),
-        objects,
-        Mode.parse(data["mode"]) if "mode" in data else None,  # type: ignore[arg-type]
-        parse_expect(data.get("expect")),
-        constraints,
-    )
-    _check_label_cells(task, files)
-    return task
+    return _task(data, default_name, (concepts, labels, objects, constraints, ()), support, files)
 
 
 def _program_task(data: Mapping[str, Any], default_name: str, base: Path) -> Task:
@@ -163,6 +151,22 @@ def _program_task(data: Mapping[str, Any], default_name: str, base: Path) -> Tas
         concepts = objects.concepts()
         notes = tuple(n for n in notes if not n.startswith("concept ")) + view.notes
     support, files = _support(data, concepts, list(labels), base, objects)
+    return _task(data, default_name, (concepts, labels, objects, constraints, notes), support, files)
+
+
+Knowledge = tuple[tuple[Concept, ...], dict[str, Expr], Objects | None, Constraints | None, tuple[str, ...]]
+
+
+def _task(
+    data: Mapping[str, Any],
+    default_name: str,
+    knowledge: Knowledge,
+    support: Support,
+    files: list[Annotations],
+) -> Task:
+    """The task of a task file's mapping, given its concepts, labels, objects, constraints and notes;
+    annotation files whose label cells contradict the knowledge are refused."""
+    concepts, labels, objects, constraints, notes = knowledge
     task = Task(
         str(data.get("name", default_name)),
         concepts,
@@ -175,18 +179,13 @@ def _program_task(data: Mapping[str, Any], default_name: str, base: Path) -> Tas
         constraints,
         notes,
     )
-    _check_label_cells(task, files)
-    return task
-
-
-def _check_label_cells(task: Task, files: Sequence[Annotations]) -> None:
-    """Refuse annotation files whose label cells contradict the knowledge."""
     for data_file in files:
         wrong = data_file.contradictions(list(task.labels), task.label_of)
         if wrong:
             more = f"; and {len(wrong) - SHOWN} more" if len(wrong) > SHOWN else ""
             problem = f"{len(wrong)} label cells contradict the knowledge: " + "; ".join(wrong[:SHOWN]) + more
             raise TaskError("", f"{data_file.path}: {problem}")
+    return task
 
 
 def _annotation_file(
