@@ -72,7 +72,7 @@ def instances(directory: Path, only: str = "") -> Iterator[Instance]:
     `directory` (drawn only when wanted: class-balanced draws take up to a minute)."""
     sdd = yaml.safe_load((REPO / "tasks" / "sdd-oia.yaml").read_text())
     base = {key: sdd[key] for key in ("concepts", "labels")}
-    for per, seed in ((4, 1), (4, 2), (8, 1), (8, 2), (64, 1), (64, 2), (256, 1)):
+    for per, seed in ((4, 1), (4, 2), (8, 1), (8, 2), (64, 1), (64, 2), (256, 1), (512, 1)):
         name = f"sddoia-{per}-per-label-s{seed}"
         if only in name:
             draw = rscount.task_from_dict({**base, "support": {"examples": 1, "seed": 0}})
@@ -90,7 +90,7 @@ def instances(directory: Path, only: str = "") -> Iterator[Instance]:
                 rows = [list(r) for group in classes.values() for r in group]
                 path = _write(directory, name, {"mode": mode, **spec, "support": rows})
                 yield Instance(name, f"MNMath ({mode})", f"{len(rows)} rows", [str(path)])
-    for bits, fraction in ((12, 0.05), (12, 0.5), (14, 0.02), (14, 0.5), (16, 0.01)):
+    for bits, fraction in ((12, 0.05), (12, 0.5), (14, 0.02), (14, 0.5), (16, 0.01), (16, 0.5)):
         for seed in (1, 2):
             name = f"cnf{bits}-f{fraction}-s{seed}"
             if only in name:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from randomtasks import SETTINGS, specs
 
 from rscount import advise, count
+from rscount.insight.plan_search import Costs, moves, plans_costing
 from rscount.insight.steps import ANNOTATE, Step, apply_steps
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.families import builtin_task
@@ -214,6 +215,31 @@ def test_advise_on_three_concepts_finds_a_plan_as_cheap_as_the_breadth_first_sea
     assume(len(spec.sizes) == 3)
     costs = dict(zip(("add", "supervise", "annotate"), prices))
     _assert_as_cheap(spec, costs, list(costs))
+
+
+def test_plans_supervising_added_rows_are_all_listed():
+    # Undoing a step that supervises an added row once made the row count as not added, so plans
+    # supervising it after another such step were never counted: advise proved a 5-step plan
+    # minimal where this 4-step one reaches a single map.
+    task = task_from_dict(
+        {
+            "concepts": {n: [0, 1] for n in "abc"},
+            "labels": {"y": "ITE((b < c), a, (2 != c))"},
+            "support": [[1, 1, 1]],
+        },
+        "t",
+        REPO,
+    )
+    steps = moves(task, ["add", "supervise", "annotate"])
+    plans = {frozenset((s.action, s.row) for s in p) for p in plans_costing(task, steps, Costs(), 4)}
+    assert (
+        frozenset(
+            {("add", (0, 0, 1)), ("add", (0, 1, 0)), ("supervise", (0, 1, 0)), ("supervise", (1, 1, 1))}
+        )
+        in plans
+    )
+    advice = advise(task, actions=["add", "supervise", "annotate"], jobs=1)
+    assert advice.minimal and len(advice.plan) == 4 and advice.final_count == 1
 
 
 def _assert_as_cheap(spec, costs, kinds):

@@ -18,10 +18,10 @@ from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.progress import Progress
 
-# SDD-OIA with its default rules and 64 class-balanced rows (benchmarks/reach.py, sddoia-64-s1):
-# 15060 permutation classes, counted at about 100 per second, so a few seconds count some, not all.
-SDD_OIA_64 = REPO / "tests" / "data" / "sddoia-64.yaml"
-SDD_OIA_64_COUNT = 811986094080  # exact, by decompose in 108 s (2 cores)
+# SDD-OIA with its default rules and 32 class-balanced rows (benchmarks/reach.py, sddoia-4-per-label-s1):
+# over a million permutation classes, so decomposition stopped after seconds has counted some only.
+SDD_OIA_32 = REPO / "tests" / "data" / "sddoia-32.yaml"
+SDD_OIA_32_COUNT = 243009974877062400  # exact, by source-sets in 2 s
 
 
 class Recorder(Progress):
@@ -60,16 +60,16 @@ def test_decompose_reports_growing_lower_bounds_that_end_at_the_count(spec):
 
 
 def test_json_output_at_the_time_limit_says_what_is_known(cli):
-    run = cli("count", SDD_OIA_64, "--method", "decompose", "--timeout", "8", "--json")
+    run = cli("count", SDD_OIA_32, "--method", "decompose", "--timeout", "8", "--json")
     assert run.code == 3 and "time limit of 8 s; at least" in run.err
     record = json.loads(run.out)
     assert record["exact"] is False and record["classes_total"] is None
-    assert 0 < record["lower_bound"] <= SDD_OIA_64_COUNT and record["classes_done"] >= 1
+    assert 0 < record["lower_bound"] <= SDD_OIA_32_COUNT and record["classes_done"] >= 1
 
 
 def test_the_api_time_limit_carries_the_lower_bound():
     import rscount
 
     with pytest.raises(TimeLimitExceeded) as stopped:
-        rscount.count(load_task(SDD_OIA_64), method="decompose", timeout=8)
-    assert 0 < stopped.value.partial["lower_bound"] <= SDD_OIA_64_COUNT
+        rscount.count(load_task(SDD_OIA_32), method="decompose", timeout=8)
+    assert 0 < stopped.value.partial["lower_bound"] <= SDD_OIA_32_COUNT

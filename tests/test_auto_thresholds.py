@@ -67,6 +67,8 @@ def test_auto_decomposes_at_the_class_limit(monkeypatch):
 
 
 def test_auto_enumerates_one_class_past_the_limit_when_the_tree_finds_the_classes(monkeypatch):
+    monkeypatch.setattr(policy, "AUTO_SOURCE_SET_STATES", 1)  # source sets give up at once
+    monkeypatch.setattr(policy, "AUTO_SOURCE_SET_MODELS", 1)
     monkeypatch.setattr(policy, "AUTO_DECOMPOSE_MAX_CLASSES", 1)
     result = auto(TREE)
     assert result.method == "enumerate" and result.count == TREE_COUNT
@@ -75,6 +77,8 @@ def test_auto_enumerates_one_class_past_the_limit_when_the_tree_finds_the_classe
 
 
 def test_auto_enumerates_at_the_model_limit(monkeypatch):
+    monkeypatch.setattr(policy, "AUTO_SOURCE_SET_STATES", 1)  # source sets give up at once
+    monkeypatch.setattr(policy, "AUTO_SOURCE_SET_MODELS", 1)
     monkeypatch.setattr(policy, "AUTO_DECOMPOSE_MAX_CLASSES", 1)
     monkeypatch.setattr(policy, "AUTO_ENUMERATE_LIMIT", 8)
     result = auto(TREE)
@@ -82,6 +86,8 @@ def test_auto_enumerates_at_the_model_limit(monkeypatch):
 
 
 def test_auto_turns_to_approxmc_one_model_past_the_limit(monkeypatch):
+    monkeypatch.setattr(policy, "AUTO_SOURCE_SET_STATES", 1)  # source sets give up at once
+    monkeypatch.setattr(policy, "AUTO_SOURCE_SET_MODELS", 1)
     monkeypatch.setattr(policy, "AUTO_DECOMPOSE_MAX_CLASSES", 1)
     monkeypatch.setattr(policy, "AUTO_ENUMERATE_LIMIT", 7)
     result = auto(TREE)
@@ -91,14 +97,26 @@ def test_auto_turns_to_approxmc_one_model_past_the_limit(monkeypatch):
 
 
 def test_auto_counts_sat_found_classes_past_the_limit_as_it_finds_them(monkeypatch):
+    monkeypatch.setattr(policy, "AUTO_SOURCE_SET_STATES", 1)  # source sets give up at once
+    monkeypatch.setattr(policy, "AUTO_SOURCE_SET_MODELS", 1)
     monkeypatch.setattr(policy, "AUTO_DECOMPOSE_MAX_CLASSES", 5)
     result = auto(SAT)
     assert result.method == "decompose" and result.count == SAT_COUNT
     assert (
         result.details["auto"]
-        == "more than 5 permutation classes survive pruning, found by SAT: counted as found"
+        == "more than 5 permutation classes survive pruning (source sets: more than 1 readings of a label "
+        "group), found by SAT: counted as found"
     )
     assert result.details["counted_while_found"] is True
+
+
+def test_auto_sums_over_source_sets_past_the_class_limit(monkeypatch):
+    monkeypatch.setattr(policy, "AUTO_DECOMPOSE_MAX_CLASSES", 5)
+    result = auto(SAT)
+    assert result.method == "source-sets" and result.count == SAT_COUNT and result.exact
+    assert result.details["auto"] == (
+        "more than 5 permutation classes survive pruning: summed over source sets instead"
+    )
 
 
 def test_auto_decomposes_sat_found_classes_at_the_limit_before_counting(monkeypatch):

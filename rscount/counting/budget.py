@@ -1,6 +1,7 @@
 """How much work a backend may do before it gives up, so that `auto` can try a method and move on:
 a backend raises BudgetExceeded when a bound it understands is exceeded (decompose and
-decompose-approx bound the permutation classes, enumerate the solver models)."""
+decompose-approx bound the permutation classes, enumerate the solver models, source-sets the states
+of a label group's programme)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ class Budget:
 
     max_classes: int | None = None
     max_models: int | None = None
+    max_states: int | None = None
 
 
 UNBOUNDED = Budget()
@@ -33,3 +35,7 @@ class TooManyClasses(BudgetExceeded):
 
 class TooManyModels(BudgetExceeded):
     """Enumeration needs more solver models than the budget allows."""
+
+
+class TooManyStates(BudgetExceeded):
+    """A label group's programme (source-sets) holds more states than the budget allows."""

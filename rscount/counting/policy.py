@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from ..encoding.model import Encoding
+from ..encoding.value_codes import ValueMapCoding
 from ..errors import NotApplicable
 from ..progress import Progress
 from ..task.model import Mode, Task
@@ -16,11 +17,16 @@ from .jrs import count_jrs
 from .problem import CountProblem
 from .result import CountResult
 from .settings import DEFAULT_SETTINGS, CountSettings, Method
+from .source_sets import PROGRAMME_CONCEPTS
 
 AUTO_ENUMERATE_LIMIT = 1000
 # decompose costs about 1.5 ms per permutation class on 8 Boolean concepts (benchmarks/), so auto
 # lets it count at most this many classes before it turns to ApproxMC.
 AUTO_DECOMPOSE_MAX_CLASSES = 5000
+# Past the class limit, source-sets counts unless a label group's programme holds more states than
+# this and the SAT listing of its readings more models than that.
+AUTO_SOURCE_SET_STATES = 1 << 18
+AUTO_SOURCE_SET_MODELS = 20_000
 # decompose-approx runs ApproxMC once per permutation class (about 0.1 s at least), so `approx`
 # uses it only when few classes survive pruning; plain ApproxMC otherwise.
 APPROX_DECOMPOSE_MAX_CLASSES = 64
@@ -33,6 +39,12 @@ def _chosen(result: CountResult, why: str) -> CountResult:
     return result
 
 
+def _source_sets(problem: CountProblem, settings: CountSettings, progress: Progress | None) -> CountResult:
+    """source-sets within auto's budgets (NotApplicable or BudgetExceeded otherwise)."""
+    budget = Budget(max_states=AUTO_SOURCE_SET_STATES, max_models=AUTO_SOURCE_SET_MODELS)
+    return BACKENDS[Method.SOURCE_SETS].count(problem, settings, progress, budget)
+
+
 def auto_count(
     problem: CountProblem, settings: CountSettings, progress: Progress | None = None
 ) -> CountResult:
@@ -40,21 +52,42 @@ def auto_count(
     AUTO_DECOMPOSE_MAX_CLASSES classes survive pruning (the pruning runs first and costs SAT calls
     only); otherwise enumerate when the solver needs at most AUTO_ENUMERATE_LIMIT models, and use
     ApproxMC beyond. The joint mode's CNF (small by construction): enumeration, else SDD.
-    When more classes survive but a SAT solver lists them (sampled supports), decompose counts them
-    all, as it finds them, reporting a lower bound all along: there ApproxMC on the whole CNF
-    did not finish in 300 s (SDD-OIA, 32 and 64 rows; benchmarks/reach.md).
+    When more classes survive, source-sets counts without walking them, where it applies (one
+    domain size, label groups that can be tabulated; SDD-OIA with 32 rows: over a million classes,
+    2 s). It goes first when a label group reads more than PROGRAMME_CONCEPTS concepts: it lists
+    that group's readings by SAT with the label's conjuncts as tables, where decomposition's class
+    search on the multiplexed CNF stalls (random 3-CNF on 14 bits, 8192 rows: 2 s against over 60).
+    Else, when a SAT solver lists the classes (sampled supports), decompose counts them all,
+    as it finds them, reporting a lower bound all along: there ApproxMC on the whole CNF did not
+    finish in 300 s (SDD-OIA, 32 and 64 rows; benchmarks/reach.md).
 
     Decomposition goes first because a failed enumeration probe costs up to AUTO_ENUMERATE_LIMIT
     solver calls on the whole CNF (seconds on supports of thousands of vectors), while a count
     that enumeration could finish has at most that many classes (each kept class holds at least
     one solver model), which decompose counts quickly."""
     if problem.mode != Mode.JOINT:
+        tried = ""  # why source-sets, tried first, did not count
+        if problem.mode == Mode.DISENTANGLED:
+            widest = max(len(g[1]) for g in ValueMapCoding(problem.task).label_groups())
+            if widest > PROGRAMME_CONCEPTS:
+                try:
+                    result = _source_sets(problem, settings, progress)
+                    why = f"a label group reads {widest} concepts: source sets, listed by SAT"
+                    return _chosen(result, why)
+                except (NotApplicable, BudgetExceeded) as why:
+                    tried = f" (source sets: {why})"
         budget = Budget(max_classes=AUTO_DECOMPOSE_MAX_CLASSES)
         try:
             result = BACKENDS[Method.DECOMPOSE].count(problem, settings, progress, budget)
-            return _chosen(result, f"at most {AUTO_DECOMPOSE_MAX_CLASSES} permutation classes survive")
+            return _chosen(result, f"at most {AUTO_DECOMPOSE_MAX_CLASSES} permutation classes survive{tried}")
         except TooManyClasses as exc:
-            reason = str(exc)
+            reason = str(exc) + tried
+            if not tried:
+                try:
+                    result = _source_sets(problem, settings, progress)
+                    return _chosen(result, f"{reason}: summed over source sets instead")
+                except (NotApplicable, BudgetExceeded) as why:
+                    reason = f"{reason} (source sets: {why})"
             if exc.strategy == "sat":
                 result = BACKENDS[Method.DECOMPOSE].count(problem, settings, progress, Budget())
                 return _chosen(result, f"{reason}, found by SAT: counted as found")

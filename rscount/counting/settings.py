@@ -27,6 +27,7 @@ class Method(StrEnum):
     SDD = "sdd"
     DECOMPOSE = "decompose"
     DECOMPOSE_APPROX = "decompose-approx"
+    SOURCE_SETS = "source-sets"
     APPROXMC = "approxmc"
 
     @classmethod

@@ -124,7 +124,8 @@ def plans_costing(task: Task, steps: Sequence[Step], costs: Costs, level: int) -
                 added.add(step.row)
             yield from extend(n + 1, left - cost)
             chosen.pop()
-            added.discard(step.row)
+            if step.action == ADD:  # only its own add step makes a row present
+                added.discard(step.row)
 
     yield from extend(0, level)
 

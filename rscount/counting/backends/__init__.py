@@ -10,6 +10,7 @@ from .decompose_approx import DecomposeApproxBackend
 from .enumerate import EnumerateBackend
 from .protocol import Backend
 from .sdd import SddBackend
+from .source_sets import SourceSetsBackend
 
 BACKENDS: dict[Method, Backend] = {
     backend.method: backend
@@ -18,6 +19,7 @@ BACKENDS: dict[Method, Backend] = {
         SddBackend(),
         DecomposeBackend(),
         DecomposeApproxBackend(),
+        SourceSetsBackend(),
         ApproxMCBackend(),
     )
 }
