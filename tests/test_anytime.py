@@ -9,10 +9,12 @@ import time
 import pytest
 from conftest import REPO
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from randomtasks import SETTINGS, specs
 
 from rscount import TimeLimitExceeded, load_task
 from rscount.counting.backends.decompose import DecomposeBackend
+from rscount.counting.budget import Budget
 from rscount.counting.isolation import run_stoppable
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
@@ -48,11 +50,14 @@ def test_a_stopped_child_hands_over_its_last_report():
 
 
 @settings(max_examples=40, **SETTINGS)
-@given(specs())
-def test_decompose_reports_growing_lower_bounds_that_end_at_the_count(spec):
+@given(specs(), st.booleans())
+def test_decompose_reports_growing_lower_bounds_that_end_at_the_count(spec, listed_first):
+    # listed_first: every class is found before any is counted (auto's class budget), and classes
+    # found by SAT count at least one map per member before they are counted.
     task = spec.task()
     progress = Recorder()
-    result = DecomposeBackend().count(CountProblem(task, task.mode), CountSettings(), progress)
+    budget = Budget(max_classes=10**6) if listed_first else Budget()
+    result = DecomposeBackend().count(CountProblem(task, task.mode), CountSettings(), progress, budget)
     bounds = [r["lower_bound"] for r in progress.reports]
     assert bounds == sorted(bounds) and bounds[-1] == result.count == spec.brute_force()
     done = [r["classes_done"] for r in progress.reports]
