@@ -2,9 +2,10 @@
 
 A compiled sub-expression is a `Dom`: value -> gate that is true iff the sub-expression takes that
 value. The algebra decides what a gate is: `CNFBuilder` makes Tseitin literals with integer
-clauses (every auxiliary defined by a full equivalence, so functionally determined by the inputs
-and counting over all variables equals counting over the inputs); `rscount.knowledge.sdd` makes
-SDD nodes by apply operations, with no auxiliaries at all.
+clauses (every auxiliary functionally determined by the inputs wherever the inputs are partitions,
+exactly one gate of each concept's Dom true, as they are in every model of rscount's encodings; so
+counting over all variables equals counting over the inputs); `rscount.knowledge.sdd` makes SDD
+nodes by apply operations, with no auxiliaries at all.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..task.expressions import LOGIC_OPS, OPS, Expr, normalise
 
 TRUE = 1 << 62
 FALSE = -TRUE
+PAIRWISE = 64  # literals up to which CNFBuilder.at_most_one states every pair
 Dom = dict[Any, Any]
 L = TypeVar("L")
 
@@ -120,6 +122,46 @@ class CNFBuilder:
         """A literal equivalent to the disjunction of `lits`."""
         return -self.and_(-lit for lit in lits)
 
+    def partition(self, terms: Mapping[Any, Sequence[Sequence[int]]]) -> Dom:
+        """The Dom of an operator's value, `terms[w]` its argument combinations (a gate per argument,
+        each argument a partition) giving w: a variable per value, set by one clause per combination
+        and at most one true. Without the AND gate of every combination it is smaller and propagates
+        better (MNMath's digit sums: SAT 3x faster)."""
+        values = list(terms)
+        if len(values) == 1:
+            return {values[0]: TRUE}
+        first = self.new_var()
+        lits = [first, -first] if len(values) == 2 else [first, *(self.new_var() for _ in values[1:])]
+        for lit, combos in zip(lits, terms.values()):
+            for combo in combos:
+                self.add([*(-g for g in combo), lit])
+        if len(values) > 2:
+            self.at_most_one(lits)
+        return dict(zip(values, lits))
+
+    def at_most_one(self, lits: Sequence[int]) -> None:
+        """At most one of `lits` true: pairwise up to PAIRWISE literals (it propagates best: with a
+        ladder MNMath's 200-row y1 refutations take 1.6x longer), else a ladder of prefix variables
+        p_i <-> (p_i-1 or x_i), each determined by the literals, 4 clauses per literal."""
+        if len(lits) <= PAIRWISE:
+            self.clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+            return
+        prefix = lits[0]
+        for x in lits[1:]:
+            p = self.new_var()
+            self.clauses.extend(([-x, -prefix], [-x, p], [-prefix, p], [-p, prefix, x]))
+            prefix = p
+
+    def equality(self, x: Dom, y: Dom) -> int:
+        """A literal true iff partitions `x` and `y` take the same value: 2 clauses per value of `x`
+        instead of an AND gate per pair of values."""
+        r = self.new_var()
+        for value, gate in x.items():
+            other = y.get(value, FALSE)
+            self.add([-r, -gate, other])  # equal: x's value is y's
+            self.add([r, -gate, -other])  # not equal: y is not x's value
+        return r
+
     def xor_(self, lits: Iterable[int]) -> int:
         """A literal equivalent to the parity of `lits` (a chain of 2-input gates)."""
         acc = FALSE
@@ -170,14 +212,20 @@ def truth(alg: GateAlgebra, dom: Dom, op: str, arg: Expr, where: str) -> Any:
 def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str) -> Dom:
     """Tabulate a value operator over the product of its argument domains."""
     fn = OPS[op]
-    terms: dict[Any, list[Any]] = defaultdict(list)
+    combos: dict[Any, list[tuple[Any, ...]]] = defaultdict(list)
     for combo in product(*(d.items() for d in doms)):
         try:
             value = normalise(fn(*(v for v, _ in combo)))
         except (TypeError, ZeroDivisionError, ValueError, OverflowError) as exc:
             values = short(", ".join(repr(v) for v, _ in combo))
             raise TaskError(where, f"{op}({values}) is undefined: {short(str(exc))}") from None
-        terms[value].append(alg.and_(g for _, g in combo))
+        combos[value].append(tuple(g for _, g in combo))
+    if isinstance(alg, CNFBuilder):
+        if op in ("Eq", "Ne") and len(combos) == 2:
+            same = alg.equality(doms[0], doms[1])
+            return bool_dom(alg, same if op == "Eq" else -same)
+        return alg.partition(combos)
+    terms = {value: [alg.and_(combo) for combo in found_combos] for value, found_combos in combos.items()}
     if len(terms) == 2:  # exactly one combination holds, so the second value is the negation
         (v0, t0), (v1, _) = terms.items()
         first = alg.or_(t0)
