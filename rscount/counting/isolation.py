@@ -141,12 +141,14 @@ def known_text(known: Known) -> str:
     if "lower_bound" not in known:
         return ""
     done, total = known.get("classes_done"), known.get("classes_total")
-    classes = (
-        f"{done} of {total} permutation classes counted"
-        if total is not None
-        else (f"{done} permutation classes counted, more not yet found")
-    )
-    return f"at least {number_text(known['lower_bound'], 40)} optimal maps ({classes})"
+    if "tuples_done" in known:
+        done, total = known["tuples_done"], known.get("tuples_total")
+        what = f"{done} of {total} source tuples of the first label group summed"
+    elif total is not None:
+        what = f"{done} of {total} permutation classes counted"
+    else:
+        what = f"{done} permutation classes counted, more not yet found"
+    return f"at least {number_text(known['lower_bound'], 40)} optimal maps ({what})"
 
 
 def start_process(process: multiprocessing.process.BaseProcess) -> None:

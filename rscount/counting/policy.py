@@ -10,6 +10,7 @@ from ..encoding.value_codes import ValueMapCoding
 from ..errors import NotApplicable
 from ..progress import Progress
 from ..task.model import Mode, Task
+from . import source_tuples
 from .backends import BACKENDS
 from .budget import Budget, BudgetExceeded, TooManyClasses
 from .closed_forms import closed_form
@@ -27,6 +28,11 @@ AUTO_DECOMPOSE_MAX_CLASSES = 5000
 # this and the SAT listing of its readings more models than that.
 AUTO_SOURCE_SET_STATES = 1 << 18
 AUTO_SOURCE_SET_MODELS = 20_000
+# In the disentangled mode with a concept of more than two values, source-tuples goes first when its
+# label groups have at most this many source tuples and no tuple's factor lists more value maps than
+# that (MNMath, digits 0-9, 200 rows: 35 s against decomposition's 141).
+AUTO_SOURCE_TUPLES = 2000
+AUTO_TUPLE_MODELS = source_tuples.ENUMERATE_LIMIT
 # decompose-approx runs ApproxMC once per permutation class (about 0.1 s at least), so `approx`
 # uses it only when few classes survive pruning; plain ApproxMC otherwise.
 APPROX_DECOMPOSE_MAX_CLASSES = 64
@@ -59,30 +65,42 @@ def auto_count(
     search on the multiplexed CNF stalls (random 3-CNF on 14 bits, 8192 rows: 2 s against over 60).
     Else, when a SAT solver lists the classes (sampled supports), decompose counts them all,
     as it finds them, reporting a lower bound all along: there ApproxMC on the whole CNF did not
-    finish in 300 s (SDD-OIA, 32 and 64 rows; benchmarks/reach.md).
+    finish in 300 s (SDD-OIA, 32 and 64 rows; benchmarks/reach.md). Before all of these, with
+    concepts over more than two values, source-tuples sums over the sources feeding each label
+    group when they are few (AUTO_SOURCE_TUPLES), each factor listed by SAT (MNMath).
 
     Decomposition goes first because a failed enumeration probe costs up to AUTO_ENUMERATE_LIMIT
     solver calls on the whole CNF (seconds on supports of thousands of vectors), while a count
     that enumeration could finish has at most that many classes (each kept class holds at least
     one solver model), which decompose counts quickly."""
     if problem.mode != Mode.JOINT:
-        tried = ""  # why source-sets, tried first, did not count
+        tried = ""  # why the sums tried before decompose did not count
+        sets_tried = False
         if problem.mode == Mode.DISENTANGLED:
+            if max(len(c.values) for c in problem.task.concepts) > 2:
+                budget = Budget(max_classes=AUTO_SOURCE_TUPLES, max_models=AUTO_TUPLE_MODELS)
+                try:
+                    result = BACKENDS[Method.SOURCE_TUPLES].count(problem, settings, progress, budget)
+                    return _chosen(result, "concepts over wide domains, few source tuples: summed over them")
+                except (NotApplicable, BudgetExceeded) as why:
+                    tried = f" (source tuples: {why})"
             widest = max(len(g[1]) for g in ValueMapCoding(problem.task).label_groups())
             if widest > PROGRAMME_CONCEPTS:
+                sets_tried = True
                 try:
                     result = _source_sets(problem, settings, progress)
-                    why = f"a label group reads {widest} concepts: source sets, listed by SAT"
-                    return _chosen(result, why)
+                    return _chosen(
+                        result, f"a label group reads {widest} concepts: source sets, listed by SAT"
+                    )
                 except (NotApplicable, BudgetExceeded) as why:
-                    tried = f" (source sets: {why})"
+                    tried += f" (source sets: {why})"
         budget = Budget(max_classes=AUTO_DECOMPOSE_MAX_CLASSES)
         try:
             result = BACKENDS[Method.DECOMPOSE].count(problem, settings, progress, budget)
             return _chosen(result, f"at most {AUTO_DECOMPOSE_MAX_CLASSES} permutation classes survive{tried}")
         except TooManyClasses as exc:
             reason = str(exc) + tried
-            if not tried:
+            if not sets_tried:
                 try:
                     result = _source_sets(problem, settings, progress)
                     return _chosen(result, f"{reason}: summed over source sets instead")

@@ -28,6 +28,7 @@ class Method(StrEnum):
     DECOMPOSE = "decompose"
     DECOMPOSE_APPROX = "decompose-approx"
     SOURCE_SETS = "source-sets"
+    SOURCE_TUPLES = "source-tuples"
     APPROXMC = "approxmc"
 
     @classmethod

@@ -9,7 +9,7 @@ import heapq
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..knowledge.circuit import GateAlgebra, compile_expr
 from ..task.expressions import free_names, interned
@@ -41,6 +41,14 @@ def conjoin_order(rows: tuple[tuple[Any, ...], ...]) -> list[tuple[Any, ...]]:
                 if not done[m]:
                     heapq.heappush(heap, (new[m], m))
     return order
+
+
+class Reading(NamedTuple):
+    """One row's constraint on a label group: the (source, value number) whose value map gives each
+    of the group's concepts, and the row's values of the group's labels."""
+
+    pairs: tuple[tuple[int, int], ...]
+    values: tuple[Any, ...]
 
 
 class ValueMapCoding:
@@ -107,48 +115,58 @@ class ValueMapCoding:
         group: tuple[list[str], list[int]] | None = None,
     ) -> Iterator[Any]:
         """Gates whose conjunction holds exactly for the value maps valid with pi (`code(i, v, u)`
-        is the gate of f_i(v) = u): codes inside the domains, then per row in `order` one gate for
-        its supervised concepts (if any) and, unless supervised whole, one per label. With a
-        `group` of label_groups, only the gates on the value maps of the concepts that feed the
-        group's concepts, and only its labels (value maps not shared). Rows that agree on those
-        concepts and labels state the same constraint, stated once (SDD-OIA's stop/forward group:
-        128 rows, fewer distinct)."""
+        is the gate of f_i(v) = u): codes inside the domains, then the gates of `row_facts`."""
+        task, k = self.task, len(pi)
+        labels, targets = group if group is not None else (list(task.labels), list(range(k)))
+        owners = {self.owner[i] for i, j in enumerate(pi) if j in targets}
+        for o, v in self.var:
+            if o in owners and self.sizes[pi[o]] < 1 << self.bits:
+                yield alg.or_(code(o, v, u) for u in range(self.sizes[pi[o]]))
+        exprs = self.group_labels(labels)
+        concepts = [task.concepts[j] for j in targets]
+        for fact in self.row_facts(pi, group):
+            if not isinstance(fact, Reading):
+                yield alg.and_(code(i, v, u) for i, v, u in fact)
+                continue
+            inputs = example_inputs(alg, concepts, lambda t, u: code(*fact.pairs[t], u))  # noqa: B023
+            memo: dict[int, Any] = {}
+            for (label, expr), value in zip(exprs, fact.values):
+                yield compile_expr(alg, expr, inputs, f"labels.{label}", memo).get(value, alg.false)
+
+    def group_labels(self, labels: list[str]) -> list[tuple[str, Any]]:
+        """The (name, expression) of the task's labels in `labels`, in the task's order: the order of
+        Reading.values."""
+        return [(n, e) for n, e in self.labels.items() if n in labels]
+
+    def row_facts(
+        self, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None = None
+    ) -> Iterator[tuple[tuple[int, int, int], ...] | Reading]:
+        """What the rows in `order` say about the value maps with pi: per row its supervised sources
+        as (source, value number, target value number) triples (if any) and, unless supervised
+        whole, a Reading. With a `group` of label_groups, only the sources that feed the group's
+        concepts and only its labels (value maps not shared). Rows that agree on those say the same,
+        said once (SDD-OIA's stop/forward group: 128 rows, fewer distinct)."""
         task, k = self.task, len(pi)
         where = [0] * k
         for i, j in enumerate(pi):
             where[j] = i
         labels, targets = group if group is not None else (list(task.labels), list(range(k)))
         sources = sorted(where[j] for j in targets)
-        owners = {self.owner[i] for i in sources}
-        for o, v in self.var:
-            if o in owners and self.sizes[pi[o]] < 1 << self.bits:
-                yield alg.or_(code(o, v, u) for u in range(self.sizes[pi[o]]))
-        exprs = [(n, e, list(task.labels).index(n)) for n, e in self.labels.items() if n in labels]
-        concepts = [task.concepts[j] for j in targets]
-        stated: set[tuple[Any, ...]] = set()
+        positions = [list(task.labels).index(n) for n, _ in self.group_labels(labels)]
+        stated: set[Any] = set()
         for row, idx, on, values in self.rows():
-            fixed = [i for i in sources if pi[i] in on]  # sources whose predicted concept is supervised
-            if fixed:
-                target = [task.concepts[pi[i]].index[row[pi[i]]] for i in range(k)]
-                key: tuple[Any, ...] = (True, *((i, idx[i], target[i]) for i in fixed))
-                if key not in stated:
-                    stated.add(key)
-                    yield alg.and_(code(i, idx[i], target[i]) for i in fixed)
-            if len(on) == k:  # supervised whole: its labels are kept
+            fixed = tuple((i, idx[i], task.concepts[pi[i]].index[row[pi[i]]]) for i in sources if pi[i] in on)
+            if fixed and fixed not in stated:
+                stated.add(fixed)
+                yield fixed
+            if len(on) == k or not positions:  # supervised whole: its labels are kept
                 continue
-            key = (False, *(idx[i] for i in sources), *(values[n] for _, _, n in exprs))
-            if key in stated or not exprs:
-                continue
-            stated.add(key)
-
-            def select(t: int, u: int) -> Any:
-                j = targets[t]
-                return code(where[j], idx[where[j]], u)  # noqa: B023 (used at once)
-
-            inputs = example_inputs(alg, concepts, select)
-            memo: dict[int, Any] = {}
-            for label, expr, n in exprs:
-                yield compile_expr(alg, expr, inputs, f"labels.{label}", memo).get(values[n], alg.false)
+            reading = Reading(
+                tuple((where[j], idx[where[j]]) for j in targets), tuple(values[n] for n in positions)
+            )
+            if reading not in stated:
+                stated.add(reading)
+                yield reading
 
     def rows(self) -> list[tuple[tuple[Any, ...], list[int], frozenset[int], tuple[Any, ...]]]:
         """The support rows in `order` with their value numbers, the concepts supervised on them

@@ -11,6 +11,7 @@ from .enumerate import EnumerateBackend
 from .protocol import Backend
 from .sdd import SddBackend
 from .source_sets import SourceSetsBackend
+from .source_tuples import SourceTuplesBackend
 
 BACKENDS: dict[Method, Backend] = {
     backend.method: backend
@@ -20,6 +21,7 @@ BACKENDS: dict[Method, Backend] = {
         DecomposeBackend(),
         DecomposeApproxBackend(),
         SourceSetsBackend(),
+        SourceTuplesBackend(),
         ApproxMCBackend(),
     )
 }
