@@ -1,5 +1,6 @@
 """The bundled tasks: every file loads and counts by auto within its time limit, the count agrees
-with docs/tasks.md (which must therefore be current), and small counts agree with enumeration."""
+with docs/tasks.md (which must therefore be current), small counts agree with enumeration, and the
+catalogue says which tasks read their knowledge from programs and which have program twins."""
 
 from __future__ import annotations
 
@@ -53,6 +54,19 @@ def test_task_counts_as_documented(path):
     if record.exact and record.count <= ENUMERATE_MAX and record.method != "enumerate":
         again = count(load_task(path), "enumerate", timeout=PER_TASK_SECONDS)
         assert again.count == record.count
+
+
+@pytest.mark.parametrize("path", TASKS, ids=lambda p: p.stem)
+def test_the_catalogue_says_which_tasks_come_from_programs_and_which_have_program_twins(path):
+    cell = documented()[path.name]["knowledge"]
+    program = load_task(path).program
+    twin = path.with_suffix(".pl")
+    if program:
+        assert cell == f"program {program}"
+    elif twin.exists():
+        assert cell.endswith(f"(twin {twin.name})")
+    else:
+        assert cell in ("expressions", "constraints")
 
 
 def test_list_shows_every_task(cli):

@@ -384,7 +384,7 @@ def train(t, *cars) -> dict:
     return label(t, **values)
 
 
-PLAIN = dict(colour="red", length="long", roof="none", axles=2, load_num=0, load_shape="none")
+PLAIN = dict(colour="red", car_length="long", roof="none", axles=2, load_num=0, load_shape="none")
 
 
 @pytest.mark.parametrize("n", [2, 4])
@@ -392,11 +392,11 @@ def test_vlol_theory_x_a_short_closed_car_is_eastbound(n: int) -> None:
     t = task(f"vlol-theoryx-{n}")
     cars = [dict(PLAIN) for _ in range(n)]
     assert train(t, *cars) == {"eastbound": 0}
-    cars[-1] = dict(PLAIN, length="short", roof="peaked")
+    cars[-1] = dict(PLAIN, car_length="short", roof="peaked")
     assert train(t, *cars) == {"eastbound": 1}
-    cars[-1] = dict(PLAIN, length="short", roof="frame")  # the file's choice: frame is closed
+    cars[-1] = dict(PLAIN, car_length="short", roof="frame")  # the file's choice: frame is closed
     assert train(t, *cars) == {"eastbound": 1}
-    cars[-1] = dict(PLAIN, length="short", roof="none")
+    cars[-1] = dict(PLAIN, car_length="short", roof="none")
     assert train(t, *cars) == {"eastbound": 0}
 
 
@@ -442,16 +442,17 @@ def test_vlol_complex_a_car_with_more_loads_and_axles_than_its_position(n: int) 
 def test_vlol_complex_short_car_before_the_axles_of_a_long_car_of_its_colour(n: int) -> None:
     t = task(f"vlol-complex-{n}")
     cars = [dict(PLAIN, colour="red") for _ in range(n)]
-    cars[0] = dict(PLAIN, colour="blue", length="short")
-    cars[1] = dict(PLAIN, colour="blue", length="long", axles=2)  # position 1 < 2 axles
+    cars[0] = dict(PLAIN, colour="blue", car_length="short")
+    cars[1] = dict(PLAIN, colour="blue", car_length="long", axles=2)  # position 1 < 2 axles
     assert train(t, *cars) == {"eastbound": 1}
-    cars[1] = dict(PLAIN, colour="green", length="long", axles=2)
+    cars[1] = dict(PLAIN, colour="green", car_length="long", axles=2)
     if n == 2:
         assert train(t, *cars) == {"eastbound": 0}
-    cars[0], cars[1] = dict(PLAIN, colour="blue", length="long"), dict(PLAIN, colour="blue", length="short")
+    cars[0] = dict(PLAIN, colour="blue", car_length="long")
+    cars[1] = dict(PLAIN, colour="blue", car_length="short")
     # short car at position 2 needs a long car of its colour with 3 axles
     assert train(t, *cars) == {"eastbound": 0}
-    cars[0] = dict(PLAIN, colour="blue", length="long", axles=3)
+    cars[0] = dict(PLAIN, colour="blue", car_length="long", axles=3)
     assert train(t, *cars) == {"eastbound": 1}
 
 

@@ -43,6 +43,8 @@ class Copies:
         self.label_exprs = labels
         self.field = field  # where errors in the expressions are (default: labels.<name>)
         self.builder = CNFBuilder()
+        self.solver: Solver | None = None  # one incremental solver for every question asked
+        self.fed = 0  # clauses of the builder it holds
 
     def copy(self) -> dict[str, Dom]:
         """Fresh inputs for one concept vector."""
@@ -69,13 +71,18 @@ class Copies:
         return self.builder.and_(self.equal(x, y) for x, y in zip(a, b))
 
     def witness(self, goal: int, *copies: dict[str, Dom]) -> list[tuple[Any, ...]] | None:
-        """The concept vectors of `copies` in a model of `goal`, or None if `goal` is unsatisfiable."""
+        """The concept vectors of `copies` in a model of `goal`, or None if `goal` is unsatisfiable
+        (the clauses added since the last question are passed on, the goal is an assumption)."""
         if goal == FALSE:
             return None
-        with Solver(name="cadical153", bootstrap_with=self.builder.clauses) as solver:
-            if not solver.solve(assumptions=[] if goal == -FALSE else [goal]):
-                return None
-            true = {lit for lit in solver.get_model() if lit > 0}
+        if self.solver is None:
+            self.solver = Solver(name="cadical153")
+        solver, clauses = self.solver, self.builder.clauses
+        solver.append_formula(clauses[self.fed :])
+        self.fed = len(clauses)
+        if not solver.solve(assumptions=[] if goal == -FALSE else [goal]):
+            return None
+        true = {lit for lit in solver.get_model() or [] if lit > 0}
 
         def holds(g: int) -> bool:
             return g in true if g > 0 else -g not in true

@@ -44,7 +44,7 @@ RECORD_KEYS: tuple[str, ...] = (
     "epsilon",
 )
 RECORD_KEYS += ("delta", "seed", "seconds")
-DESCRIPTION_KEYS = ("task", "concepts", "labels", "support", "supervised", "mode")
+DESCRIPTION_KEYS = ("task", "concepts", "labels", "support", "supervised", "mode", "knowledge")
 # Every entry has exactly these keys (None where they do not apply), so reports keep stable keys.
 ENTRY_KEYS: tuple[str, ...] = (
     "file",

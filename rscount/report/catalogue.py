@@ -20,7 +20,7 @@ COLUMNS: tuple[str, ...] = (
     "exactness",
     "method",
 )
-COLUMNS += ("seconds", "joint", "source")
+COLUMNS += ("seconds", "joint", "knowledge", "source")
 JOINT_TIMEOUT = 30.0  # seconds the joint-shortcuts column may take per task
 SHOWN_DIGITS = 20  # longer joint counts are shown by their number of digits
 
@@ -48,6 +48,10 @@ def markdown(entries: Sequence[BatchEntry], command: str) -> str:
         "choice made. The joint-shortcuts column counts the task with `--mode jrs` (pairs of a concept",
         f"map and a learned inference layer, minus the intended ones) within {JOINT_TIMEOUT:g} s: `limit`",
         "where the time ran out, `-` where the sum over value-map kernels is refused as too large.",
+        "The knowledge column says where the labels come from: a ProbLog or DeepProbLog program",
+        "(`program:`), or the task file's expressions or constraints; a program twin is the same rules",
+        "written as a program next to the task file (tests/test_program_twins.py checks that both label",
+        "every concept vector alike and count the same).",
         "",
     ]
     return "\n".join(lines) + "\n" + markdown_table(entries, COLUMNS, link="../tasks")

@@ -51,6 +51,15 @@ def _exactness(e: BatchEntry) -> str:
     return "exact" if r.exact else f"±{r.epsilon:g} (delta {r.delta:g})"
 
 
+def _knowledge(e: BatchEntry) -> str:
+    """Where the labels come from, and the program twin written next to a task file (NAME.pl)."""
+    knowledge = e.get("knowledge")
+    if knowledge is None:
+        return "-"
+    twin = Path(e.path).with_suffix(".pl")
+    return f"{knowledge} (twin {twin.name})" if knowledge[:7] != "program" and twin.exists() else knowledge
+
+
 def _plain(key: str) -> Callable[[BatchEntry], str]:
     return lambda e: "-" if e.get(key) is None else str(e.get(key))
 
@@ -64,6 +73,7 @@ COLUMNS: dict[str, tuple[str, Callable[[BatchEntry], str]]] = {
     "seconds": ("s", lambda e: f"{e.wall_seconds:.2f}"),
     "verdict": ("verdict", _plain("verdict")),
     "joint": ("joint shortcuts (jrs)", lambda e: e.joint or "-"),
+    "knowledge": ("knowledge", _knowledge),
     "source": ("source", _plain("source")),
 }
 REPORT_COLUMNS: tuple[str, ...] = (

@@ -178,6 +178,7 @@ def _task(
         parse_expect(data.get("expect")),
         constraints,
         notes,
+        str(data["program"]) if "program" in data else None,
     )
     for data_file in files:
         wrong = data_file.contradictions(list(task.labels), task.label_of)

@@ -111,6 +111,7 @@ class Task:
     expect: Mapping[str, int] = field(default_factory=dict)
     constraints: Constraints | None = None
     notes: tuple[str, ...] = ()  # what reading the task's file decided or left out, shown by `check`
+    program: str | None = None  # the program file (`program:`) the concepts and labels were read from
 
     def __post_init__(self) -> None:
         if self.mode is None:

@@ -36,6 +36,7 @@ from . import program_terms as terms
 from .constraints import Constraints
 from .expressions import OPS, Expr, call, const, var
 from .model import Concept
+from .program_connectives import conjunction, disjunction
 
 ALLOWED_BUILTINS = {
     *(("true", 0), ("fail", 0), ("false", 0)),
@@ -142,6 +143,7 @@ class _Reader:
         for clause in clauses:
             if isinstance(clause, Clause) and clause.head.functor == "_directive":
                 self._directive(clause)
+                program.add_clause(clause)  # loads problog's own library(lists), nothing else
             elif terms.is_atom(clause) and clause.functor == "query" and clause.arity == 1:
                 queries.append(clause.args[0])
             elif terms.is_atom(clause) and clause.functor == "evidence":
@@ -240,6 +242,7 @@ class _Translation:
                 self.origins.setdefault(node.group, node.location)
         self.concepts: dict[Any, tuple[str, tuple[Any, ...], Reads | None]] = {}  # name, values, reads
         self.names: set[str] = set()
+        self.domains: dict[str, tuple[Any, ...]] = {}  # concept name -> values
         self.notes: list[str] = []
         self.memo: dict[int, Expr] = {}
 
@@ -286,7 +289,8 @@ class _Translation:
         if node == 0:
             return const(1)
         if node < 0:
-            return call("Not", self.expr(-node))
+            inner = self.expr(-node)
+            return const(1 - inner.args[0]) if inner.op == "const" else call("Not", inner)
         if node not in self.memo:
             self.memo[node] = self._node(node)
         return self.memo[node]
@@ -295,7 +299,8 @@ class _Translation:
         item = self.dag.get_node(node)
         kind = type(item).__name__
         if kind in ("conj", "disj"):
-            return call("And" if kind == "conj" else "Or", *(self.expr(c) for c in item.children))
+            parts = [self.expr(c) for c in item.children]
+            return conjunction(parts) if kind == "conj" else disjunction(parts, self.domains)
         if item.group is None:  # a ground probabilistic fact (the node's name may be a query's)
             fact = self.database.get_node(item.identifier)
             name = self._concept(("fact", item.identifier), str(Term(fact.functor, *fact.args)), (0, 1))
@@ -343,6 +348,7 @@ class _Translation:
         if key not in self.concepts:
             name = self._name(text)
             self.concepts[key] = (name, values, reads)
+            self.domains[name] = values
             if name != text:
                 self.notes.append(f"concept {name} is {short(text)}")
         return self.concepts[key][0]
@@ -356,3 +362,4 @@ class _Translation:
             name, n = f"{base}_{n}", n + 1
         self.names.add(name)
         return name
+

@@ -10,7 +10,8 @@ from .model import Task
 
 
 def describe(task: Task) -> dict[str, Any]:
-    """task, concepts (with the object structure), labels, support (with its source), supervised, mode."""
+    """task, concepts (with the object structure), labels, support (with its source), supervised, mode,
+    and where the knowledge comes from (a program file, or the task file's expressions or constraints)."""
     if task.objects:
         n, m = task.objects.count, len(task.objects.attributes)
         concepts = f"{len(task.concepts)} ({n} object{'s' * (n != 1)} x {m} attribute{'s' * (m != 1)})"
@@ -27,4 +28,7 @@ def describe(task: Task) -> dict[str, Any]:
         "support": support,
         "supervised": len(task.support.supervised) + len(task.support.partial),
         "mode": str(task.mode),
+        "knowledge": f"program {task.program}"
+        if task.program
+        else "constraints" if task.constraints is not None else "expressions",
     }
