@@ -176,23 +176,24 @@ class TupleFactor:
                 b.clauses.extend(exactly_one(onehot[i, v]))
             return onehot[i, v]
 
-        stated = 0
-        for stage in (*STAGES, None):
-            for fact in itertools.islice(self.coding.row_facts(pi, group), stated, stage):
-                if isinstance(fact, Reading):
-                    template = self._template(group, fact.values)
-                    if template is None:
-                        return 0
-                    template.stamp(b, [x for i, v in fact.pairs for x in code(i, v)])
-                else:
-                    b.clauses.extend([code(i, v)[u]] for i, v, u in fact)
-                stated += 1
-            if stage is None or stated < stage:
-                break
-            with Solver(name=SOLVER, bootstrap_with=b.clauses) as solver:
+        stated = fed = 0
+        with Solver(name=SOLVER) as solver:
+            for stage in (*STAGES, None):
+                for fact in itertools.islice(self.coding.row_facts(pi, group), stated, stage):
+                    if isinstance(fact, Reading):
+                        template = self._template(group, fact.values)
+                        if template is None:
+                            return 0
+                        template.stamp(b, [x for i, v in fact.pairs for x in code(i, v)])
+                    else:
+                        b.clauses.extend([code(i, v)[u]] for i, v, u in fact)
+                    stated += 1
+                solver.append_formula(b.clauses[fed:])
+                fed = len(b.clauses)
+                if stage is None or stated < stage:
+                    break
                 if not solver.solve():
                     return 0
-        with Solver(name=SOLVER, bootstrap_with=b.clauses) as solver:
             projection = [x for lits in onehot.values() for x in lits]
             models = 0
             while solver.solve():
