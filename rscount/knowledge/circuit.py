@@ -47,6 +47,13 @@ class GateAlgebra(Protocol):
     def is_const(self, x: Any, value: bool) -> bool:
         """Whether `x` is the constant `value`."""
 
+    def partition(self, terms: Mapping[Any, Sequence[Sequence[Any]]]) -> Dom:
+        """The Dom of an operator's value, `terms[w]` the argument combinations (a gate per
+        argument) giving w."""
+
+    def equality(self, x: Dom, y: Dom) -> Any:
+        """A gate true iff the values of Doms `x` and `y` are equal."""
+
 
 def exactly_one(lits: Sequence[L], neg: Callable[[L], L] = operator.neg) -> list[list[L]]:  # type: ignore[assignment]
     """The clauses of "exactly one of `lits`": one at-least-one clause and pairwise at-most-one.
@@ -220,12 +227,16 @@ def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str) -> Dom:
             values = short(", ".join(repr(v) for v, _ in combo))
             raise TaskError(where, f"{op}({values}) is undefined: {short(str(exc))}") from None
         combos[value].append(tuple(g for _, g in combo))
-    if isinstance(alg, CNFBuilder):
-        if op in ("Eq", "Ne") and len(combos) == 2:
-            same = alg.equality(doms[0], doms[1])
-            return bool_dom(alg, same if op == "Eq" else -same)
-        return alg.partition(combos)
-    terms = {value: [alg.and_(combo) for combo in found_combos] for value, found_combos in combos.items()}
+    if op in ("Eq", "Ne") and len(combos) == 2:
+        same = alg.equality(doms[0], doms[1])
+        return bool_dom(alg, same if op == "Eq" else alg.neg(same))
+    return alg.partition(combos)
+
+
+def tabulated(alg: GateAlgebra, combos: Mapping[Any, Sequence[Sequence[Any]]]) -> Dom:
+    """An operator's Dom as an or, per value, of the ands of its argument combinations (any
+    algebra; with two values the second is the negation of the first, as exactly one holds)."""
+    terms = {value: [alg.and_(combo) for combo in found] for value, found in combos.items()}
     if len(terms) == 2:  # exactly one combination holds, so the second value is the negation
         (v0, t0), (v1, _) = terms.items()
         first = alg.or_(t0)

@@ -3,9 +3,12 @@ Python integers: PySDD's own counter is a C `unsigned long long` that wraps sile
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from pysdd.sdd import SddManager, SddNode
+
+from .circuit import Dom, tabulated
 
 
 class SddAlgebra:
@@ -61,6 +64,14 @@ class SddAlgebra:
     def is_const(self, x: SddNode, value: bool) -> bool:
         """Whether x is the constant `value`."""
         return bool(x.is_true() if value else x.is_false())
+
+    def partition(self, terms: Mapping[Any, Sequence[Sequence[SddNode]]]) -> Dom:
+        """An operator's Dom, tabulated: SDD nodes need no auxiliaries to be small."""
+        return tabulated(self, terms)
+
+    def equality(self, x: Dom, y: Dom) -> SddNode:
+        """The two Doms take the same value: the or over x's values of both taking it."""
+        return self.or_(self.and_([gate, y.get(value, self.false)]) for value, gate in x.items())
 
 
 def node_counts(node: SddNode) -> dict[int, int]:

@@ -57,7 +57,9 @@ def _knowledge(e: BatchEntry) -> str:
     if knowledge is None:
         return "-"
     twin = Path(e.path).with_suffix(".pl")
-    return f"{knowledge} (twin {twin.name})" if knowledge[:7] != "program" and twin.exists() else knowledge
+    if knowledge.startswith("program ") or not twin.exists():
+        return knowledge
+    return f"{knowledge} (twin {twin.name})"
 
 
 def _plain(key: str) -> Callable[[BatchEntry], str]:
