@@ -53,7 +53,7 @@ def _exactness(e: BatchEntry) -> str:
 
 def _knowledge(e: BatchEntry) -> str:
     """Where the labels come from, and the program twin written next to a task file (NAME.pl)."""
-    knowledge = e.get("knowledge")
+    knowledge: str | None = e.get("knowledge")
     if knowledge is None:
         return "-"
     twin = Path(e.path).with_suffix(".pl")
