@@ -89,7 +89,7 @@ def int_expr(concepts: list[tuple[str, int]], depth: int) -> st.SearchStrategy[s
         *atoms,
         st.builds(lambda i, op, j: f"({i} {op} {j})", sub, st.sampled_from(["+", "-", "*"]), sub),
         st.builds(lambda i, op, m: f"({i} {op} {m})", sub, st.sampled_from(["%", "//"]), st.integers(2, 3)),
-        st.builds(lambda i, n: f"({i} % ({n} + 1))", sub, names),  # a divisor that is never 0
+        st.builds(lambda i, n: f"({i} % (Abs({n}) + 1))", sub, names),  # a divisor never 0
         st.builds(lambda f, i, j: f"{f}({i}, {j})", st.sampled_from(["Min", "Max"]), sub, sub),
         st.builds(lambda i: f"Abs({i})", sub),
         st.builds(lambda i: f"(-{i})", sub),

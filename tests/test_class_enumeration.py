@@ -3,6 +3,7 @@ the same weighted sum as the prefix tree, eager or lazy in support rows, and the
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -43,18 +44,37 @@ def test_sat_classes_weigh_like_the_prefix_tree_and_the_brute_force(spec):
     assert by_sat == weighted_sum(tree)[0] == spec.brute_force()
 
 
+@pytest.mark.parametrize("by_table", [False, True], ids=["sat-check", "table-check"])
 @settings(max_examples=60, **SETTINGS)
 @given(specs())
-def test_the_lazy_row_search_finds_exactly_the_eager_leaders(spec):
+def test_the_lazy_row_search_finds_exactly_the_eager_leaders(by_table, spec):
     plan = sampled(spec)
     if plan is None:
         return
     eager = set(plan)
+    check = ClassCounter(plan.problem).check if by_table else None
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(class_enumeration, "LAZY_ROWS", 0)
+        patch.setattr(class_enumeration, "LAZY_CHECKED_ROWS", 0)
         patch.setattr(class_enumeration, "FIRST_ROWS", 1)
-        lazy = list(Plan(plan.problem))
+        lazy = list(Plan(plan.problem, check=check))
     assert len(lazy) == len(set(lazy)) and set(lazy) == eager
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(specs())
+def test_rows_a_table_names_against_a_permutation_refute_it_alone(spec):
+    task = spec.task()
+    problem = CountProblem(task, task.mode)
+    counter = ClassCounter(problem)
+    for pi in itertools.islice(itertools.permutations(range(len(task.concepts))), 24):
+        verdict = counter.check(pi)
+        if verdict is True:
+            assert counter.count(pi) > 0
+        elif verdict:
+            alone = task.with_support(verdict)
+            assert ClassCounter(CountProblem(alone, alone.mode)).count(pi) == 0
+            assert counter.count(pi) == 0
 
 
 def test_lex_leaders_keep_one_permutation_per_orbit():

@@ -6,7 +6,9 @@ stop/forward group, 4^9 value maps: about 0.3 ms against 7 ms for compiling its 
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -150,6 +152,49 @@ class GroupTables:
     def _valid(self, g: int, pi: tuple[int, ...]) -> tuple[_Layout, NDArray[np.uint8] | None] | None:
         """The layout of group g's value maps with pi and the packed bits of the valid ones (None:
         all are), or None when this group is not counted by table."""
+        found = self._constraints(g, pi)
+        if found is None:
+            return None
+        layout, vectors = found
+        acc: NDArray[np.uint8] | None = None
+        for _, vector in vectors:
+            acc = vector().copy() if acc is None else np.bitwise_and(acc, vector(), out=acc)
+            if not acc.any():
+                break
+        return layout, acc
+
+    def covers(self, g: int) -> bool:
+        """Whether group g is counted by table whichever concepts feed it."""
+        most = max(len(seen) for seen in self.coding.seen)
+        space = math.prod(self.coding.sizes[j] ** most for j in self.groups[g][1])
+        return space <= SPACE_LIMIT and self.label_table(g) is not None
+
+    def refuting_rows(self, g: int, pi: tuple[int, ...]) -> list[int] | None:
+        """A few rows (numbers in coding.rows()) whose constraints on group g admit no value map
+        together with pi, chosen greedily (each the one leaving fewest maps), or None when the
+        group is not counted by table or some value map works."""
+        found = self._constraints(g, pi)
+        if found is None:
+            return None
+        rows = [row for row, _ in found[1]]
+        stack = np.stack([vector() for _, vector in found[1]])
+        acc = np.bitwise_and.reduce(stack, axis=0)
+        if acc.any():
+            return None
+        chosen: list[int] = []
+        acc = np.full_like(acc, 255)
+        while acc.any():
+            n = int(np.bitwise_count(stack & acc).sum(axis=1, dtype=np.int64).argmin())
+            chosen.append(rows[n])
+            acc &= stack[n]
+        return chosen
+
+    def _constraints(
+        self, g: int, pi: tuple[int, ...]
+    ) -> tuple[_Layout, list[tuple[int, Callable[[], NDArray[np.uint8]]]]] | None:
+        """The layout of group g's value maps with pi and, per distinct constraint its rows state,
+        one row stating it (its number in coding.rows()) and the packed bits of the value maps
+        satisfying it (computed when called); None when the group is not counted by table."""
         targets = self.groups[g][1]
         where = {j: i for i, j in enumerate(pi)}
         sources = [where[j] for j in targets]
@@ -161,32 +206,32 @@ class GroupTables:
         if labels is None:
             return None
         layout = self._layout(signature)
-        acc: NDArray[np.uint8] | None = None
-        for key in self._row_keys(labels[1], sources, targets):
-            vector = self._vector((g, signature, key), labels[0], layout)
-            acc = vector.copy() if acc is None else np.bitwise_and(acc, vector, out=acc)
-            if not acc.any():
-                break
-        return layout, acc
+        table = labels[0]
+        keys = self._row_keys(labels[1], sources, targets)
+        return layout, [
+            (row, functools.partial(self._vector, (g, signature, key), table, layout))
+            for key, row in keys.items()
+        ]
 
     def _row_keys(
         self, labels: NDArray[np.int64], sources: list[int], targets: list[int]
-    ) -> set[tuple[Any, ...]]:
-        """One key per distinct constraint the rows state on the group: (False, pattern, label id)
-        for a row not supervised whole, (True, pattern, target values) for a row with supervised
-        concepts among the group's (-1 for the group's concepts not supervised there)."""
+    ) -> dict[tuple[Any, ...], int]:
+        """One key per distinct constraint the rows state on the group, with the first row stating
+        it: (False, pattern, label id) for a row not supervised whole, (True, pattern, target
+        values) for a row with supervised concepts among the group's (-1 for the group's concepts
+        not supervised there)."""
         all_patterns, all_values, on = self._rows
         pattern = all_patterns[:, sources]
-        keys: set[tuple[Any, ...]] = set()
-        plain = ~on.all(axis=1)
-        for row, label in zip(pattern[plain].tolist(), labels[plain].tolist()):
-            keys.add((False, tuple(row), label))
+        keys: dict[tuple[Any, ...], int] = {}
+        plain = np.flatnonzero(~on.all(axis=1))
+        for n, row, label in zip(plain.tolist(), pattern[plain].tolist(), labels[plain].tolist()):
+            keys.setdefault((False, tuple(row), label), n)
         here = on[:, targets]
-        fixed = here.any(axis=1)
-        if fixed.any():
+        fixed = np.flatnonzero(here.any(axis=1))
+        if len(fixed):
             values = np.where(here, all_values[:, targets], -1)[fixed]
-            for row, target in zip(pattern[fixed].tolist(), values.tolist()):
-                keys.add((True, tuple(row), tuple(target)))
+            for n, row, target in zip(fixed.tolist(), pattern[fixed].tolist(), values.tolist()):
+                keys.setdefault((True, tuple(row), tuple(target)), n)
         return keys
 
     def _vector(

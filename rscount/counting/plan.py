@@ -16,7 +16,8 @@ count = sum over pi of N(pi), N(pi) the number of value maps f that work with pi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, Literal
 
 from ..encoding.model import Encoding
 from ..errors import NotApplicable
@@ -30,7 +31,7 @@ from ..knowledge.symmetry import (
 from ..progress import Progress
 from ..task.model import Mode
 from .budget import UNBOUNDED, Budget, TooManyClasses
-from .class_enumeration import leaders, lex_leader, orbit_size
+from .class_enumeration import Check, leaders, lex_leader, orbit_size
 from .permutation_classes import classes
 from .problem import CountProblem
 from .pruning import Viability
@@ -52,13 +53,20 @@ class Plan:
     and an object permutation."""
 
     def __init__(
-        self, problem: CountProblem, progress: Progress | None = None, budget: Budget = UNBOUNDED
+        self,
+        problem: CountProblem,
+        progress: Progress | None = None,
+        budget: Budget = UNBOUNDED,
+        check: Callable[[tuple[int, ...]], Literal[True] | list[tuple[Any, ...]]] | None = None,
     ) -> None:
         if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
             raise NotApplicable("decomposition by permutation applies to the disentangled and objects modes")
         self.problem = problem
         self.progress = progress
         self.max_classes = budget.max_classes
+        # A cheap check of a concept permutation pi (disentangled mode): True if some optimal map
+        # has it, else support rows refuting it (none if it cannot tell).
+        self.check = check
         self.blocks = self._object_blocks() if problem.mode == Mode.OBJECTS else self._concept_blocks()
         sides = ("support objects", "support attributes") if problem.mode == Mode.OBJECTS else ("support",)
         self.strategy = "sat" if all(_singletons(self.blocks[side]) for side in sides) else "tree"
@@ -100,12 +108,28 @@ class Plan:
         outputs, families = self.blocks["knowledge"], self.blocks["knowledge families"]
         symmetry = lex_leader(encoding.p_vars, outputs, families)
         size = orbit_size(outputs, families)
-        for (pi,) in leaders(encoding.counting_view[0], [encoding.p_vars], symmetry, self._rows()):
+        found = leaders(encoding.counting_view[0], [encoding.p_vars], symmetry, self._rows(), self._checked())
+        for (pi,) in found:
             yield pi, size
 
     def _rows(self) -> list[tuple[int, int]]:
         """The clause range of each unsupervised support row in the whole CNF."""
         return [(lo, hi) for lo, hi, _, _ in self.problem.encoding.examples]
+
+    def _checked(self) -> Check | None:
+        """self.check for the class search over concept permutations, with the refuting rows
+        numbered as in _rows."""
+        check = self.check
+        if check is None:
+            return None
+        support = self.problem.task.support
+        number = {row: n for n, row in enumerate(r for r in support.rows if r not in support.supervised)}
+
+        def checked(perms: tuple[tuple[int, ...], ...]) -> Literal[True] | list[int]:
+            verdict = check(perms[0])
+            return verdict if verdict is True else [number[r] for r in verdict if r in number]
+
+        return checked
 
     def _concept_tree(self) -> Iterator[tuple[tuple[int, ...], int]]:
         """One permutation per double class, built concept by concept with SAT pruning."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Literal
 
 from ...encoding.value_codes import ValueMapCoding
 from ...progress import Progress
@@ -40,7 +40,8 @@ class DecomposeBackend:
         found before any is counted (TooManyClasses first); without one, classes are counted as
         they are found. Either way `progress.known` carries the sum so far: a lower bound."""
         start = time.perf_counter()
-        search = Plan(problem, progress, budget)
+        checker = ClassCounter(problem) if problem.mode == Mode.DISENTANGLED else None
+        search = Plan(problem, progress, budget, checker.check if checker and checker.tabulated else None)
         total = classes = nonzero = 0
         found = list(search) if budget.max_classes is not None else search
         classes_total = len(found) if isinstance(found, list) else None
@@ -52,7 +53,7 @@ class DecomposeBackend:
         if progress and pending:
             progress.known(lower_bound=pending, classes_done=0, classes_total=classes_total)
         details: dict[str, Any] = {}
-        with _class_counts(problem, found, settings.jobs, details) as counts:
+        with _class_counts(problem, found, settings.jobs, details, checker) as counts:
             for models, size in counts:
                 total += models * size
                 classes += 1
@@ -74,12 +75,17 @@ class DecomposeBackend:
 
 @contextmanager
 def _class_counts(
-    problem: CountProblem, found: Iterable[tuple[tuple[int, ...], int]], jobs: int, details: dict[str, Any]
+    problem: CountProblem,
+    found: Iterable[tuple[tuple[int, ...], int]],
+    jobs: int,
+    details: dict[str, Any],
+    counter: ClassCounter | None,
 ) -> Iterator[Iterator[tuple[int, int]]]:
-    """(N(pi), class size) of every class found: counted here, or by `jobs` worker processes
-    while this one finds the classes; `details` receives the counters' details at the end."""
+    """(N(pi), class size) of every class found: counted here (by `counter` if given, whose
+    factors the class search may have found), or by `jobs` worker processes while this one finds
+    the classes; `details` receives the counters' details at the end."""
     if jobs <= 1:
-        counter = ClassCounter(problem)
+        counter = counter or ClassCounter(problem)
         yield ((counter.count(pi), size) for pi, size in found)
         details.update(counter.details())
         return
@@ -108,27 +114,56 @@ class ClassCounter:
         models = coding.unseen_factor(pi)
         if not self.groups:
             return models * self.counter.count(pi)
-        if len(self.groups) == 1:  # every class feeds the one group differently: nothing to reuse
-            return models * self._factor(0, self.groups[0], pi)
-        where = {j: i for i, j in enumerate(pi)}
-        for g, group in enumerate(self.groups):
-            key = (g, tuple(where[j] for j in group[1]))
-            if key not in self.factors:
-                self.factors[key] = self._factor(g, group, pi)
-            models *= self.factors[key]
+        for g in range(len(self.groups)):
+            models *= self._factor(g, pi)
             if not models:
                 break
         return models
 
-    def _factor(self, g: int, group: tuple[list[str], list[int]], pi: tuple[int, ...]) -> int:
+    @property
+    def tabulated(self) -> bool:
+        """Whether every label group is counted by table, whatever pi."""
+        return self.tables is not None and all(self.tables.covers(g) for g in range(len(self.groups)))
+
+    def check(self, pi: tuple[int, ...]) -> Literal[True] | list[tuple[Any, ...]]:
+        """True when the tables show value maps of every label group working with pi; else a few
+        support rows that refute pi by table (none when the tables cannot tell): a check far
+        cheaper than SAT on every row."""
+        known = bool(self.groups)
+        for g in range(len(self.groups)):
+            factor = self._table_factor(g, pi)
+            if factor == 0:
+                assert self.tables is not None
+                rows = self.coding.rows()
+                return [rows[n][0] for n in self.tables.refuting_rows(g, pi) or ()]
+            known = known and factor is not None
+        return True if known else []
+
+    def _factor(self, g: int, pi: tuple[int, ...]) -> int:
         """The factor of label group g with pi: by table where it fits, else by the counter."""
+        found = self._table_factor(g, pi)
+        if found is None:
+            group = self.groups[g]
+            free = self.coding.num_vars - self.coding.group_vars(pi, group)
+            found = self.factors[self._key(g, pi)] = self.counter.count(pi, group) >> free
+        return found
+
+    def _table_factor(self, g: int, pi: tuple[int, ...]) -> int | None:
+        """The factor of label group g with pi if known or counted by table, else None."""
         assert self.tables is not None
-        found = self.tables.factor(g, pi)
-        if found is not None:
+        key = self._key(g, pi)
+        if key not in self.factors:
+            found = self.tables.factor(g, pi)
+            if found is None:
+                return None
             self.by_table += 1
-            return found
-        free = self.coding.num_vars - self.coding.group_vars(pi, group)
-        return self.counter.count(pi, group) >> free
+            self.factors[key] = found
+        return self.factors[key]
+
+    def _key(self, g: int, pi: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        """Factors are kept per group and the sources feeding its concepts."""
+        where = {j: i for i, j in enumerate(pi)}
+        return g, tuple(where[j] for j in self.groups[g][1])
 
     def details(self) -> dict[str, Any]:
         """What the result's details say about label groups and the factors counted by table."""
