@@ -11,9 +11,11 @@ from hypothesis import given, settings
 from randomtasks import SETTINGS, specs
 
 from rscount.counting import class_enumeration
+from rscount.counting.backends import BACKENDS
 from rscount.counting.backends.decompose import ClassCounter
 from rscount.counting.plan import Plan
 from rscount.counting.problem import CountProblem
+from rscount.counting.settings import CountSettings
 from rscount.knowledge.loading import task_from_dict
 
 
@@ -96,3 +98,14 @@ def test_lex_leaders_keep_one_permutation_per_orbit():
     tree.strategy = "tree"
     assert total == weighted_sum(tree)[0] and total > 0
     assert len(classes) * 8 <= math.factorial(4)
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(specs())
+def test_decompose_with_the_lazy_table_checked_search_agrees_with_the_brute_force(spec):
+    task = spec.task()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(class_enumeration, "LAZY_CHECKED_ROWS", 0)
+        patch.setattr(class_enumeration, "FIRST_ROWS", 1)
+        result = BACKENDS["decompose"].count(CountProblem(task, task.mode), CountSettings())
+    assert result.count == spec.brute_force()
