@@ -1,11 +1,15 @@
 """One label-group factor of MNMath with 40 rows in the disentangled mode, the one instance of
 benchmarks/reach.md without an answer: the value maps of digits 1-4 (each 0-9 -> 0-9, on the values
 the rows show) under which every row keeps its y1 = [d1 + d2 == d3 + d4]. Counted exactly by GANAK
-on the first k rows (k = 4, 8, 12, ...) and approximately by ApproxMC on all 40; writes
+on the first k rows (k = 4, 8, 12, ...), as lattice points by isl's Barvinok counter (with and
+without the rows where y1 is false), and approximately by ApproxMC on all 40; writes
 mnmath_factor.md. See docs/performance.md, "MNMath with 40 rows in the disentangled mode".
 
-    python benchmarks/mnmath_factor.py              # about 4 minutes with the default limits
+    python benchmarks/mnmath_factor.py              # about 8 minutes with the default limits
     python benchmarks/mnmath_factor.py --timeout 120
+
+isl's counter comes with `pip install islpy-barvinok` (not a dependency of rscount; without it
+those lines say so).
 
 The CNF has no auxiliary variables: a variable per (digit, value shown, value given), exactly one
 true per (digit, value shown), and per row and choice of the first three digits' values one clause
@@ -17,12 +21,15 @@ from __future__ import annotations
 import argparse
 import datetime
 import itertools
+import json
 import os
 import platform
 import random
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -36,9 +43,8 @@ DIGITS = range(10)
 INSTANCE = "mnmath-40-s1-disentangled"
 
 
-def factor_cnf(rows: list[list[int]]) -> tuple[int, list[list[int]], int]:
-    """The CNF of the y1 factor over `rows` (digits 1-4 feeding digits 1-4), its variable count and
-    how many (digit, value) pairs the rows show."""
+def factor_cnf(rows: list[list[int]]) -> tuple[int, list[list[int]]]:
+    """The CNF of the y1 factor over `rows` (digits 1-4 feeding digits 1-4) and its variable count."""
     var: dict[tuple[int, int, int], int] = {}
 
     def x(i: int, v: int, u: int) -> int:
@@ -55,12 +61,11 @@ def factor_cnf(rows: list[list[int]]) -> tuple[int, list[list[int]], int]:
                 clauses.add(head + ((x(3, d, u4),) if u4 in DIGITS else ()))
             elif u4 in DIGITS:
                 clauses.add(head + (-x(3, d, u4),))
-    shown = sorted({(i, v) for i, v, _ in var})
-    for i, v in shown:
+    for i, v in sorted({(i, v) for i, v, _ in var}):
         lits = [x(i, v, u) for u in DIGITS]
         clauses.add(tuple(lits))
         clauses.update((-p, -q) for p, q in itertools.combinations(lits, 2))
-    return len(var), [list(c) for c in sorted(clauses)], len(shown)
+    return len(var), [list(c) for c in sorted(clauses)]
 
 
 def write_dimacs(path: Path, num_vars: int, clauses: list[list[int]]) -> None:
@@ -79,15 +84,59 @@ def approxmc(path: str) -> None:
     print(cells * 2**hashes)
 
 
+def lattice_points(path: str, equalities_only: bool) -> None:
+    """isl's count of the factor's value maps over the rows in a JSON file, as the integer points of
+    [0, 9]^n on the rows' hyperplanes (y1 true) and off the others (y1 false, unless
+    `equalities_only`), on stdout."""
+    import islpy
+
+    names: dict[tuple[int, int], str] = {}
+    constraints = []
+    for row in json.loads(Path(path).read_text()):
+        a, b, c, d = row[:4]
+        terms = [names.setdefault((i, v), f"x{i}_{v}") for i, v in enumerate((a, b, c, d))]
+        total = f"{terms[0]} + {terms[1]} - {terms[2]} - {terms[3]}"
+        if a + b == c + d:
+            constraints.append(f"{total} = 0")
+        elif not equalities_only:
+            constraints.append(f"({total} < 0 or {total} > 0)")
+    box = [f"0 <= {x} <= 9" for x in sorted(names.values())]
+    text = "{ [" + ", ".join(sorted(names.values())) + "] : " + " and ".join(box + constraints) + " }"
+    print(str(islpy.Set(text).card()).strip("{ }"))  # a constant piecewise quasi-polynomial: "{ N }"
+
+
+def _prefixes(label: str, rows: list[list[int]], timeout: float, run: Callable[[int], Any]) -> list[str]:
+    """Table lines of one counter on the first 4, 8, ... rows, up to its first run without an answer."""
+    lines = []
+    for k in range(4, len(rows) + 1, 4):
+        done = run(k)
+        if done.exit_code == 0 and done.stdout.strip():
+            answer = f"{int(done.stdout.split()[-1]):.3e} maps"
+        elif "ModuleNotFoundError" in done.stderr:
+            answer = "not installed"
+        else:
+            answer = f"no answer in {timeout:g} s"
+        lines.append(f"| {label} | {k} | {answer} | {done.wall_s:.1f} s, {done.peak_mib:.0f} MiB |")
+        print(lines[-1], flush=True)
+        if not answer.endswith("maps"):
+            break
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--timeout", type=float, default=60.0, help="per GANAK run")
+    parser.add_argument("--timeout", type=float, default=60.0, help="per run of GANAK or isl")
     parser.add_argument("--approx-timeout", type=float, default=120.0)
     parser.add_argument("--out", default=str(REPO / "benchmarks" / "mnmath_factor.md"))
     parser.add_argument("--approxmc", metavar="FILE.cnf", help=argparse.SUPPRESS)
+    parser.add_argument("--isl", metavar="ROWS.json", help=argparse.SUPPRESS)
+    parser.add_argument("--equalities-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.approxmc:
         approxmc(args.approxmc)
+        return 0
+    if args.isl:
+        lattice_points(args.isl, args.equalities_only)
         return 0
     reach = str(REPO / "benchmarks" / "reach.py")
     lines = []
@@ -96,21 +145,25 @@ def main(argv: list[str] | None = None) -> int:
         (instance,) = instances(scratch, INSTANCE)
         rows = yaml.safe_load(Path(instance.args[0]).read_text())["support"]
         random.Random(0).shuffle(rows)  # y1 true and false rows mixed in every prefix
-        cnf = scratch / "factor.cnf"
-        for k in range(4, len(rows) + 1, 4):
-            num_vars, clauses, shown = factor_cnf(rows[:k])
+        cnf, prefix = scratch / "factor.cnf", scratch / "rows.json"
+
+        def by_ganak(k: int) -> Any:
+            num_vars, clauses = factor_cnf(rows[:k])
             write_dimacs(cnf, num_vars, clauses)
-            run = run_measured([sys.executable, reach, "--ganak", str(cnf)], REPO, args.timeout)
-            if run.exit_code == 0 and run.stdout.strip():
-                count = int(run.stdout.split()[-1])
-                answer = f"{count:.3e} maps of the {shown} values shown"
-            else:
-                answer = f"no answer in {args.timeout:g} s"
-            lines.append(f"| GANAK | {k} | {answer} | {run.wall_s:.1f} s, {run.peak_mib:.0f} MiB |")
-            print(lines[-1], flush=True)
-            if "no answer" in answer:
-                break
-        num_vars, clauses, shown = factor_cnf(rows)
+            return run_measured([sys.executable, reach, "--ganak", str(cnf)], REPO, args.timeout)
+
+        def by_isl(extra: list[str]) -> Callable[[int], Any]:
+            def run(k: int) -> Any:
+                prefix.write_text(json.dumps(rows[:k]))
+                command = [sys.executable, __file__, "--isl", str(prefix), *extra]
+                return run_measured(command, REPO, args.timeout)
+
+            return run
+
+        lines += _prefixes("GANAK", rows, args.timeout, by_ganak)
+        lines += _prefixes("isl (Barvinok)", rows, args.timeout, by_isl([]))
+        lines += _prefixes("isl, rows with y1 true only", rows, args.timeout, by_isl(["--equalities-only"]))
+        num_vars, clauses = factor_cnf(rows)
         write_dimacs(cnf, num_vars, clauses)
         command = [sys.executable, __file__, "--approxmc", str(cnf)]
         run = run_measured(command, REPO, args.approx_timeout)
