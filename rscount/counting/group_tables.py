@@ -6,11 +6,10 @@ stop/forward group, 4^9 value maps: about 0.3 ms against 7 ms for compiling its 
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -209,7 +208,7 @@ class GroupTables:
         table = labels[0]
         keys = self._row_keys(labels[1], sources, targets)
         return layout, [
-            (row, functools.partial(self._vector, (g, signature, key), table, layout))
+            (row, partial(self._vector, (g, signature, key), table, layout))
             for key, row in keys.items()
         ]
 
