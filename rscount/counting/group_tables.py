@@ -208,8 +208,7 @@ class GroupTables:
         table = labels[0]
         keys = self._row_keys(labels[1], sources, targets)
         return layout, [
-            (row, partial(self._vector, (g, signature, key), table, layout))
-            for key, row in keys.items()
+            (row, partial(self._vector, (g, signature, key), table, layout)) for key, row in keys.items()
         ]
 
     def _row_keys(

@@ -362,4 +362,3 @@ class _Translation:
             name, n = f"{base}_{n}", n + 1
         self.names.add(name)
         return name
-

@@ -28,7 +28,12 @@ def describe(task: Task) -> dict[str, Any]:
         "support": support,
         "supervised": len(task.support.supervised) + len(task.support.partial),
         "mode": str(task.mode),
-        "knowledge": f"program {task.program}"
-        if task.program
-        else "constraints" if task.constraints is not None else "expressions",
+        "knowledge": _knowledge(task),
     }
+
+
+def _knowledge(task: Task) -> str:
+    """Where the task's labels come from: a program, constraints or expressions."""
+    if task.program:
+        return f"program {task.program}"
+    return "constraints" if task.constraints is not None else "expressions"
