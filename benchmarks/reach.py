@@ -9,8 +9,9 @@ variables) and ApproxMC on the whole CNF. Time and peak memory of every run; wri
 
 Instances are drawn here, deterministically: SDD-OIA with its default rules and class-balanced
 supports (tasks/make_rows.py, the physically possible scenes of tasks/sdd-oia.yaml), MNMath as in
-appendix B.1 of seed 004 (8 digits 0-9, class-balanced; 40, 200 and 1000 rows), random 3-CNF on N bits with a sampled
-fraction of the vectors (as MNLogic), and exhaustive XOR-16 by decompose.
+appendix B.1 of seed 004 (8 digits 0-9, class-balanced; 40, 80, 120, 200 and 1000 rows), random
+3-CNF on N bits with a sampled fraction of the vectors (as MNLogic), and exhaustive XOR-16 by
+decompose.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def instances(directory: Path, only: str = "") -> Iterator[Instance]:
             rows = [list(r) for group in classes.values() for r in group]
             path = _write(directory, name, {**base, "support": rows})
             yield Instance(name, "SDD-OIA", f"{len(rows)} rows", [str(path)])
-    for per, seed in ((10, 1), (10, 2), (50, 1), (50, 2), (250, 1)):
+    for per, seed in ((10, 1), (10, 2), (20, 1), (20, 2), (30, 1), (30, 2), (50, 1), (50, 2), (250, 1)):
         for mode in ("objects", "disentangled"):
             name = f"mnmath-{4 * per}-s{seed}-{mode}"
             if only in name:

@@ -15,7 +15,7 @@ from randomtasks import SETTINGS, specs
 from rscount import TimeLimitExceeded, load_task
 from rscount.counting.backends.decompose import DecomposeBackend
 from rscount.counting.budget import Budget
-from rscount.counting.isolation import run_stoppable
+from rscount.counting.isolation import known_text, run_stoppable
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.progress import Progress
@@ -62,6 +62,14 @@ def test_decompose_reports_growing_lower_bounds_that_end_at_the_count(spec, list
     assert bounds == sorted(bounds) and bounds[-1] == result.count == spec.brute_force()
     done = [r["classes_done"] for r in progress.reports]
     assert done[-1] == progress.reports[-1]["classes_total"] == result.details["classes"]
+    found = [r["classes_found"] for r in progress.reports if "classes_found" in r]
+    if listed_first and result.details["search"] == "sat":  # bounds while the classes are listed
+        assert found == list(range(1, result.details["classes"] + 1))
+
+
+def test_a_search_stopped_while_listing_says_how_many_classes_it_found():
+    known = {"lower_bound": 192, "classes_done": 0, "classes_found": 3}
+    assert known_text(known) == "at least 192 optimal maps (3 permutation classes found so far, none counted)"
 
 
 def test_json_output_at_the_time_limit_says_what_is_known(cli):

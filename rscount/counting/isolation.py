@@ -146,6 +146,8 @@ def known_text(known: Known) -> str:
         what = f"{done} of {total} source tuples of the first label group summed"
     elif total is not None:
         what = f"{done} of {total} permutation classes counted"
+    elif "classes_found" in known:
+        what = f"{known['classes_found']} permutation classes found so far, none counted"
     else:
         what = f"{done} permutation classes counted, more not yet found"
     return f"at least {number_text(known['lower_bound'], 40)} optimal maps ({what})"

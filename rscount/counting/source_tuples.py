@@ -319,6 +319,11 @@ class SourceTuples:
         sources = [s for s in range(len(self.task.concepts)) if not used >> s & 1]
         total = 0
         for done, beta in enumerate(shape.tuples(sources), start=1):
+            if top and self.progress:
+                self.progress.update(
+                    f"source tuples: labels {', '.join(shape.labels) or 'supervision'}, "
+                    f"tuple {done} of {self.top_tuples}, at least {total} maps"
+                )
             if (n, beta) not in self.factors:
                 self.factors[n, beta] = self.factor(shape, beta)
             f = self.factors[n, beta]
@@ -326,10 +331,6 @@ class SourceTuples:
                 total += shape.orbit * f * self._rest(n + 1, used | sum(1 << s for s in beta))
             if top and self.progress:
                 self.progress.known(lower_bound=total, tuples_done=done, tuples_total=self.top_tuples)
-                self.progress.update(
-                    f"source tuples: labels {', '.join(shape.labels) or 'supervision'}, "
-                    f"{done} tuples, at least {total} maps"
-                )
         self.memo[key] = total
         return total
 
