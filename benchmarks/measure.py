@@ -5,7 +5,9 @@ counting child the rscount CLI forks), with an outer safety kill of the whole gr
 from __future__ import annotations
 
 import contextlib
+import datetime
 import os
+import platform
 import signal
 import subprocess
 import tempfile
@@ -66,3 +68,14 @@ def run_measured(command: list[str], cwd: Path, kill_after: float) -> Run:
             stdout=out.read().decode(errors="replace"),
             stderr=err.read().decode(errors="replace"),
         )
+
+
+def recorded(command: str) -> list[str]:
+    """The first two lines of a results file: when and by which command it was recorded, and on
+    what machine."""
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return [
+        f"Recorded {now} by `{command}` on {platform.node()}",
+        f"({platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()});",
+    ]

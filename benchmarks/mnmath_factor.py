@@ -22,12 +22,9 @@ forcing (y1 true) or forbidding (y1 false) the fourth's value that makes the sum
 from __future__ import annotations
 
 import argparse
-import datetime
 import itertools
 import json
 import math
-import os
-import platform
 import random
 import sys
 import tempfile
@@ -42,7 +39,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from measure import run_measured  # noqa: E402
+from measure import recorded, run_measured  # noqa: E402
 from reach import instances  # noqa: E402
 
 DIGITS = range(10)
@@ -300,14 +297,12 @@ def main(argv: list[str] | None = None) -> int:
         routes.append(("time of the sampling", f"{time.perf_counter() - start:.1f} s"))
         for route in routes:
             print(*route, sep=": ", flush=True)
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     header = [
         "# One factor of MNMath (40 rows, disentangled): y1 over digits 1-4",
         "",
-        f"Recorded {now} by `python benchmarks/mnmath_factor.py` on {platform.node()}",
-        f"({platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}); instance {INSTANCE} of benchmarks/reach.py, rows shuffled",
-        "(seed 0), the first k counted. Why it matters: docs/performance.md.",
+        *recorded("python benchmarks/mnmath_factor.py"),
+        f"instance {INSTANCE} of benchmarks/reach.py, rows shuffled (seed 0), the first k counted.",
+        "Why it matters: docs/performance.md.",
         "",
         "| counter | rows | answer | time, peak memory |",
         "|---|---|---|---|",

@@ -17,10 +17,7 @@ decompose.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import os
-import platform
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -36,7 +33,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from make_rows import balanced_rows  # noqa: E402
-from measure import run_measured  # noqa: E402
+from measure import recorded, run_measured  # noqa: E402
 
 import rscount  # noqa: E402
 from rscount.task.families import random_cnf  # noqa: E402
@@ -194,13 +191,11 @@ def _cell(outcome: dict[str, Any] | None, timeout: float) -> str:
 
 def markdown(rows: list[dict[str, Any]], timeout: float) -> str:
     """The table of reach.md."""
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# Reach: the seed tasks at the sizes the papers train on",
         "",
-        f"Recorded {now} by `python benchmarks/reach.py --timeout {timeout:g}` on {platform.node()}",
-        f"({platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}); time limit {timeout:g} s per run.",
+        *recorded(f"python benchmarks/reach.py --timeout {timeout:g}"),
+        f"time limit {timeout:g} s per run.",
         "",
         "Where the time goes in each family, and what would answer the rest: docs/performance.md.",
         "A run with `--update` replaces only what it measured: the anchors' columns keep the figures of",
