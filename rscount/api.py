@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from .counting.isolation import run_stoppable
 from .counting.jobs import count as count_in_child
 from .counting.result import CountResult
-from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
+from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method, parse_mode
 from .insight import advise as advising
 from .insight import sweep as sweeping
 from .insight.advise import SEARCH_BUDGET, Advice
@@ -53,7 +53,13 @@ def _settings(
     memory: float | None = None,
 ) -> CountSettings:
     return CountSettings(
-        Method.parse(method), None if mode is None else Mode(mode), epsilon, delta, seed, timeout, memory
+        Method.parse(method),
+        None if mode is None else parse_mode(mode),
+        epsilon,
+        delta,
+        seed,
+        timeout,
+        memory,
     )
 
 
@@ -93,7 +99,7 @@ def explain(
 ) -> Explanation:
     """`show` optimal maps other than the intended one, readably, and how often each concept keeps
     its meaning (`randomly`: the maps shown are drawn uniformly with `seed`)."""
-    return explain_task(_task(task), None if mode is None else Mode(mode), show, randomly, seed)
+    return explain_task(_task(task), None if mode is None else parse_mode(mode), show, randomly, seed)
 
 
 def forecast(
@@ -112,7 +118,7 @@ def forecast(
     `timeout` or `memory`, it runs in a child process stopped at that limit."""
     task = _task(task)
     rows = None if test is None else task.with_support(list(test)).support.rows
-    chosen = None if mode is None else Mode(mode)
+    chosen = None if mode is None else parse_mode(mode)
     return run_stoppable(
         forecast_task, task, chosen, rows, None, samples, seed, timeout=timeout, memory=memory
     )

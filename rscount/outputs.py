@@ -1,12 +1,16 @@
 """Output files: the one guard every command's outputs pass before any work, and the one writer.
 
 Outputs are refused before the work starts when two share a path, when a path is a directory or
-has no parent directory, and (unless overwriting is asked for) when a file exists.
+has no parent directory, and (unless overwriting is asked for) when a file exists. Every file is
+written atomically: a temporary file in the same directory, then a rename over the target, so a
+kill or a full disk never leaves a half-written task file or report (the target keeps its mode).
 """
 
 from __future__ import annotations
 
 import os
+import stat
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -38,6 +42,29 @@ def write_output(path: str | os.PathLike[str], text: str, name: str, overwrite: 
     """Write `text` to the output `name` at `path`, after check_outputs; OS errors as OutputError."""
     check_outputs({name: path}, overwrite)
     try:
-        Path(path).write_text(text)
+        replace_atomically(Path(path), text)
     except OSError as exc:
         raise OutputError(str(path), f"cannot write: {exc.strerror}", name) from None
+
+
+def replace_atomically(target: Path, data: str | bytes) -> None:
+    """Write `data` (text as UTF-8) to a temporary file beside `target`, flush it to disk, give it
+    `target`'s mode (a new file: the mode the umask allows) and rename it over `target`; on any
+    failure the temporary file is removed and `target` is as it was."""
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data.encode() if isinstance(data, str) else data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

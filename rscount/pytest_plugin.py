@@ -2,7 +2,8 @@
 research repository guards its task designs with the test runner it already has.
 
 Active once rscount is installed (entry point `pytest11`); `-p no:rscount` turns it off. A YAML file
-is collected when it has a top-level `expect:` and `concepts:`, `objects:` or `program:` (read from the text,
+is collected when it has a top-level `expect:` and `concepts:`, `objects:`, `program:` or an rsbench
+config's `n_digits:`, `num_digits:`, `n_shapes:` or `symbols:` (read from the text,
 so an invalid task file is still collected). Each such file is one test item: it passes when every
 expectation holds, fails with the expectation, the count and the concepts that may now be swapped
 or remapped, and errors when the file is not a valid task. Counting stops at `--rscount-timeout`
@@ -20,7 +21,8 @@ from typing import Any
 import pytest
 
 TASK_FILE = re.compile(r"^expect\s*:", re.M)
-CONCEPTS = re.compile(r"^(concepts|objects|program)\s*:", re.M)
+# a task file's knowledge, or an rsbench generator config's (rscount.task.rsbench.MARKERS, symbols)
+CONCEPTS = re.compile(r"^(concepts|objects|program|n_digits|num_digits|n_shapes|symbols)\s*:", re.M)
 DEFAULT_TIMEOUT = "300"
 
 

@@ -97,3 +97,9 @@ def test_load_task_raises_a_user_error_naming_the_file(tmp_path):
     path.write_text("concepts: [")
     with pytest.raises(RscountError, match="bad.yaml:1: invalid YAML"):
         rscount.load_task(path)
+
+
+@pytest.mark.parametrize("call", [rscount.count, rscount.check, rscount.explain, rscount.forecast])
+def test_an_unknown_mode_is_the_typed_error_naming_the_modes(call):
+    with pytest.raises(rscount.UnknownMode, match="disentangled, joint, objects, jrs"):
+        call(REPO / "tasks" / "xor3.yaml", mode="bogus")

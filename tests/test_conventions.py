@@ -5,12 +5,17 @@ objects mode by default for tasks with objects."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
+import stat
 
 import pytest
 import yaml
 from conftest import REPO
+
+from rscount import outputs
 
 SLOW = (  # counts in about 2 s: a time limit of 0.3 s stops it
     "concepts: {" + ", ".join(f"d{i}: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]" for i in range(1, 5)) + "}\n"
@@ -126,3 +131,20 @@ def test_reasons_no_closed_form_applies_are_shown_with_verbose(cli):
     verbose = cli("xor", "--bits", "4", "--examples", "3", "--verbose")
     assert "no closed form applies" not in quiet.out
     assert "no closed form applies: one example: the support has 3 concept vectors, not one" in verbose.out
+
+
+def test_update_pins_keeps_the_files_mode_and_a_failed_write_leaves_it_whole(cli, files, monkeypatch):
+    path = files / "wrong.yaml"
+    before = path.read_text()
+    path.chmod(0o640)
+
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(outputs.os, "fsync", disk_full)
+    run = cli("report", path, "--update-pins", "-q")
+    assert run.code == 2 and "No space left on device" in run.err
+    assert path.read_text() == before and not [p for p in files.iterdir() if p.name.startswith(".")]
+    monkeypatch.undo()
+    assert cli("report", path, "--update-pins", "-q").code == 0
+    assert "count: 24" in path.read_text() and stat.S_IMODE(path.stat().st_mode) == 0o640

@@ -49,3 +49,13 @@ def test_reread_dimacs_counts_the_same_with_an_independent_counter():
             models += 1
             solver.add_clause([-model[v - 1] for v in cnf.projection])
     assert models == BACKENDS["sdd"].count(CountProblem.of(enc), CountSettings()).count == 96
+
+
+def test_an_emitted_encoding_is_recognised_not_read_as_knowledge(cli, tmp_path):
+    path = tmp_path / "xor3-maps.cnf"
+    assert cli("xor", "--bits", "3", "--emit", path).code == 0
+    for command in (["count", path], ["cnf", path], ["check", path]):
+        run = cli(*command)
+        assert run.code == 2, command
+        assert "encoding `rscount --emit` wrote of task 'xor3' (disentangled count)" in run.err + run.out
+        assert "support rows" not in run.err + run.out  # not read as knowledge over its 55 variables

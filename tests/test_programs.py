@@ -5,6 +5,8 @@ expressions counts; hostile programs are refused in one line before anything run
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from itertools import product
 from pathlib import Path
 
@@ -295,3 +297,22 @@ def test_simplified_connectives_keep_the_truth_of_every_concept_vector(tree):
     plain, simple = built(tree, False), built(tree, True)
     for a, b in product(*DOMAINS.values()):
         assert bool(evaluate(simple, {"a": a, "b": b})) == bool(evaluate(plain, {"a": a, "b": b}))
+
+
+def test_check_names_every_concept_of_a_program_renamed_or_not(cli, tmp_path):
+    path = program_task(tmp_path, TRAFFIC, "support: exhaustive\n")
+    out = cli("check", path).out
+    assert "concepts named as in the program: red_light, green_light, pedestrian" in out
+
+
+def test_problogs_warnings_become_a_note_and_stay_off_the_terminal(tmp_path):
+    differ = (
+        "nn(net, [X], Y, [0, 1, 2]) :: digit(X, Y).\ndiffer(X, Y) :- digit(X, A), digit(Y, B), A \\== B.\n"
+    )
+    path = program_task(tmp_path, differ, "query: differ(a, b)\nsupport: exhaustive\n")
+    for command in ("count", "check"):
+        run = subprocess.run(
+            [sys.executable, "-m", "rscount", command, str(path), "--quiet"], capture_output=True, text=True
+        )
+        assert run.returncode in (0, 1) and run.stderr == "", run.stderr
+    assert "problog warns: The use of '\\==' might give unexpected results" in run.stdout

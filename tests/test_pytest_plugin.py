@@ -51,3 +51,11 @@ def test_the_time_limit_applies_per_task_file(pytester):
     result = pytester.runpytest_subprocess("--rscount-timeout", "0.3")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*slow.yaml: error: slow: stopped after the time limit of 0.3 s*"])
+
+
+def test_an_rsbench_config_with_a_pin_is_a_test_item(pytester):
+    config = "n_digits: 3\nxor_rule: false\nsymbols: [a, b, c]\nlogic: Or(And(a, b), Not(c))\n"
+    config += "expect: {count: %d}\n"
+    pytester.makefile(".yaml", config_good=config % 2, config_wrong=config % 3)
+    result = pytester.runpytest_subprocess("-v")
+    result.assert_outcomes(passed=1, failed=1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 from bruteforce import brute_force_count, brute_force_objects
@@ -151,3 +153,24 @@ def test_an_unknown_field_names_the_nearest_known_one(tmp_path):
     path.write_text("n_digits: 3\nxor_rule: true\nood_prpo: 0.2\n")
     with pytest.raises(RscountError, match=r"unknown field 'ood_prpo' .*did you mean 'ood_prop'\?"):
         load_task(path)
+
+
+def test_a_config_carries_its_pin_which_report_judges_and_rewrites(cli, tmp_path):
+    path = tmp_path / "mnlogic.yaml"
+    path.write_text((CONFIGS / "mnlogic-appendix-c8.yaml").read_text() + "expect:\n  count: 3\n")
+    assert load_task(path).expect == {"count": 3}
+    failed = cli("report", path, "-q")
+    assert failed.code == 1 and "the count moved from 3 (pinned) to 2" in failed.out
+    assert cli("report", path, "--update-pins", "-q").code == 0
+    assert path.read_text().endswith("expect:\n  count: 2\n")
+    assert cli("check", path).code == 0
+
+
+def test_check_of_a_config_without_combinations_names_options_that_exist(cli):
+    out = cli("check", str(CONFIGS / "mnlogic-appendix-c8.yaml")).out
+    note = next(line for line in out.splitlines() if "no combinations_in_distribution" in line)
+    command = re.search(r"rscount (\w+) --", note)
+    assert command, note
+    help_text = cli(command[1], "--help").out
+    for option in re.findall(r"--[a-z][a-z-]*", note):
+        assert f"{option} " in help_text, option

@@ -229,7 +229,8 @@ def task_from_args(args: argparse.Namespace) -> Task:
             name = f"random{args.bits}-m{args.clauses}-l{args.length}-seed{args.seed}"
             return checked(cnf_task(name, clauses, args.bits, spec, supervision))
         name = Path(args.file).name.removesuffix(".cnf")
-        return checked(dimacs_task(name, dimacs.load(args.file), spec, supervision))
+        cnf = dimacs.knowledge(dimacs.load(args.file), args.file)
+        return checked(dimacs_task(name, cnf, spec, supervision))
     task = load_task(args.file)
     if support is None and supervision is None:
         return task

@@ -162,8 +162,9 @@ def explain(
         problem = violation(task, m)
         if problem is not None:  # a bug: the maps come from the encoding, the check from the knowledge
             raise RuntimeError(f"explain: map {m} is not optimal: {problem}")
+    seen = space.coding.seen  # value numbers, per concept (per attribute in the objects mode)
     unseen = {
-        c.name: [v for v in c.values if v not in space.coding.seen[space.coding.owner[i]]]
+        c.name: [v for u, v in enumerate(c.values) if u not in seen[space.coding.owner[i]]]
         for i, c in enumerate(task.concepts)
     }
     return Explanation(

@@ -8,17 +8,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..task.model import Task
-from .circuit import FALSE, CNFBuilder, compile_expr
+from .circuit import FALSE
 from .copies import Copies
 
 
 def label_values(task: Task) -> dict[str, tuple[Any, ...]]:
-    """Per label, the values it can take; a TaskError naming the label if its knowledge is ill-typed."""
-    scratch = CNFBuilder()
-    inputs = {c.name: {v: scratch.new_var() for v in c.values} for c in task.concepts}
+    """Per label, the values it takes on some concept vector (one SAT call per value the compiled
+    knowledge could give: `a - a` takes 0 only); a TaskError naming the label if its knowledge is
+    ill-typed."""
+    copies = Copies(task.concepts, task.labels)
+    doms = copies.labels(copies.copy())
     return {
-        label: tuple(compile_expr(scratch, expr, inputs, f"labels.{label}"))
-        for label, expr in task.labels.items()
+        label: tuple(v for v, gate in dom.items() if copies.witness(gate) is not None)
+        for label, dom in zip(task.labels, doms)
     }
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import os
 import statistics
+from pathlib import Path
 from typing import Any
 
 from ..errors import OutputError
 from ..insight.forecast import Forecast
 from ..insight.sweep import Sweep
+from ..outputs import replace_atomically
 from .text import optimal_maps
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -108,7 +111,10 @@ def forecast_plot(record: Forecast, path: str | os.PathLike[str]) -> None:
 
 
 def _save(figure: Any, path: str | os.PathLike[str]) -> None:
+    """The figure in the format the path's suffix names, written atomically."""
+    image = io.BytesIO()
+    figure.savefig(image, format=Path(path).suffix.lstrip(".").lower())
     try:
-        figure.savefig(path)
+        replace_atomically(Path(path), image.getvalue())
     except OSError as exc:
         raise OutputError(str(path), f"cannot write: {exc.strerror}", "plot") from None

@@ -7,6 +7,7 @@ a malformed file, so nothing reaches a solver library unchecked."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from ..errors import DimacsError, quote
@@ -122,3 +123,20 @@ def loads(text: str, source: str = "<dimacs>") -> Dimacs:
 def load(path: str | os.PathLike[str]) -> Dimacs:
     """Read and validate a DIMACS file."""
     return loads(read_text(path), str(path))
+
+
+EMITTED = re.compile(r"rscount \S+: optimal concept maps of task (.+)")  # encoding.concept_maps' header
+
+
+def knowledge(cnf: Dimacs, source: str) -> Dimacs:
+    """`cnf` read as knowledge (variable i = concept i); an encoding that `--emit` wrote is refused,
+    saying what it is: its variables are map variables, not concepts."""
+    found = EMITTED.fullmatch(cnf.comments[0]) if cnf.comments else None
+    if found:
+        raise DimacsError(
+            source,
+            f"this is the encoding `rscount --emit` wrote of task {found[1]}, not knowledge: its models "
+            "projected on the 'c p show' variables are that task's optimal maps; count the task itself, "
+            "or give this file to a projected model counter (GANAK, ApproxMC)",
+        )
+    return cnf

@@ -67,7 +67,7 @@ def read_task(path: str | os.PathLike[str]) -> Task:
     path = Path(path)
     text = read_text(path)
     if is_dimacs(path, text):
-        return dimacs_task(path.stem, dimacs.loads(text, str(path)))
+        return dimacs_task(path.stem, dimacs.knowledge(dimacs.loads(text, str(path)), str(path)))
     data = load_yaml(text, str(path))
     try:
         if is_generator_config(data):
@@ -84,7 +84,7 @@ def _label(name: str, spec: Any, concepts: Sequence[Concept], base: Path) -> Exp
         if set(spec) != {"dimacs"}:
             raise TaskError(where, "expected an expression or {dimacs: FILE.cnf}")
         try:
-            cnf = dimacs.load(base / str(spec["dimacs"]))
+            cnf = dimacs.knowledge(dimacs.load(base / str(spec["dimacs"])), str(spec["dimacs"]))
         except FormatError as exc:
             raise TaskError(where, str(exc)) from None
         non_boolean = [c.name for c in concepts if c.values != (0, 1)]

@@ -17,10 +17,11 @@ or OS built-in ever runs.
 
 from __future__ import annotations
 
+import dataclasses
 import keyword
 import re
+import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,7 @@ NAME_CHARS = 60  # a concept or label name made from a longer atom is cut there
 NONE = "none"  # the value of an annotated disjunction whose probabilities leave room for no head
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Program:
     """What a program file gives a task: its concepts and labels, the queries with variables as
     constraints (so that loading checks each concept vector gets exactly one answer), and notes on
@@ -69,7 +70,16 @@ class Program:
 
 def read_program(path: Path, text: str, query: Any) -> Program:
     """Ground the program of `path` (its `text`) for the queries (task field `query:`, else the
-    program's own `query/1` facts) and read it back; a TaskError naming the line of a problem."""
+    program's own `query/1` facts) and read it back; a TaskError naming the line of a problem.
+    problog's own warnings become notes (which `check` shows) instead of reaching the terminal."""
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        program = _read(path, text, query)
+    heard = dict.fromkeys(f"problog warns: {short(str(w.message))}" for w in said)
+    return dataclasses.replace(program, notes=(*program.notes, *heard))
+
+
+def _read(path: Path, text: str, query: Any) -> Program:
     name = short(path.name)
     source = PrologString(text, source_root=str(path.parent))
     try:
@@ -113,7 +123,7 @@ def _queries(spec: Any) -> list[Term]:
     return found
 
 
-@dataclass
+@dataclasses.dataclass
 class _Disjunction:
     """An annotated disjunction as written: head templates, and whether some head always holds."""
 
@@ -244,6 +254,7 @@ class _Translation:
         self.names: set[str] = set()
         self.domains: dict[str, tuple[Any, ...]] = {}  # concept name -> values
         self.notes: list[str] = []
+        self.as_written: list[str] = []  # concepts whose name is the program's text (no note of their own)
         self.memo: dict[int, Expr] = {}
 
     def program(self, queries: Sequence[Term]) -> Program:
@@ -279,6 +290,8 @@ class _Translation:
         concepts = tuple(Concept(name, values) for name, values, _ in self.concepts.values())
         if not concepts:
             raise TaskError("program", "the queries reach no probabilistic fact, disjunction or nn/4 atom")
+        if self.as_written:
+            self.notes.append(f"concepts named as in the program: {', '.join(self.as_written)}")
         rules = Constraints(tuple(formulas), domains) if formulas else None
         reads = tuple(r for _, _, r in self.concepts.values())
         return Program(concepts, labels, rules, tuple(self.notes), reads)
@@ -351,6 +364,8 @@ class _Translation:
             self.domains[name] = values
             if name != text:
                 self.notes.append(f"concept {name} is {short(text)}")
+            else:
+                self.as_written.append(name)
         return self.concepts[key][0]
 
     def _name(self, text: str) -> str:

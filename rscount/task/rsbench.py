@@ -36,6 +36,7 @@ from typing import Any
 
 from ..errors import TaskError, quote
 from ..limits import CONCEPTS
+from .expectations import parse_expect
 from .expressions import parse, substitute, var
 from .families import family
 from .model import Concept, Objects, Task, make_concept
@@ -70,6 +71,7 @@ KINDS = {
     },
     "clevr": {"symbols", "logic", "colors", "shapes", "materials", "sizes", "combinations_in_distribution"},
 }
+RSCOUNT = {"expect"}  # rscount's own fields a config may carry: its pins, judged by check and report
 WHERE = "combinations_in_distribution"
 MARKERS = {"mnlogic": "n_digits", "mnmath": "num_digits", "kandlogic": "n_shapes"}
 TASK_KEYS = {"concepts", "objects", "labels"}  # an rscount task file has one of these
@@ -92,9 +94,9 @@ def is_generator_config(data: Any) -> bool:
 def task_from_config(data: dict[str, Any], name: str) -> Task:
     """The task an rsbench generator config describes."""
     kind = next((k for k, marker in MARKERS.items() if marker in data), "clevr")
-    unknown = sorted(set(data) - KINDS[kind] - GENERATION)
+    unknown = sorted(set(data) - KINDS[kind] - GENERATION - RSCOUNT)
     if unknown:
-        known = sorted(KINDS[kind] | GENERATION)
+        known = sorted(KINDS[kind] | GENERATION | RSCOUNT)
         near = difflib.get_close_matches(str(unknown[0]), known, n=1)
         hint = f" (did you mean {quote(near[0])}?)" if near else ""
         raise TaskError("", f"unknown field {quote(unknown[0])} for an rsbench {kind} config{hint}")
@@ -107,9 +109,9 @@ def task_from_config(data: dict[str, Any], name: str) -> Task:
     if WHERE not in data:
         notes.append(
             f"no {WHERE}: the support is every concept vector, as the generator draws from all of them "
-            "(--support overrides)"
+            "(a sample of them: rscount count --examples N or --fraction F)"
         )
-    return dataclasses.replace(task, notes=tuple(notes))
+    return dataclasses.replace(task, notes=tuple(notes), expect=parse_expect(data.get("expect")))
 
 
 def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:

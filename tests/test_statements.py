@@ -1,0 +1,160 @@
+"""Every statement rscount makes about a task, against the oracle (tests/oracle.py: the optimal maps
+listed by brute force, values compared as values) on random tasks whose concepts are words, offset or
+negative integers and Booleans in either order, in domains of mixed sizes: the count in each mode,
+explain (unseen values, the maps shown, `involves`, unidentified concepts, the summary), check's
+verdict, forecast's exact fractions, advise's plans, and the joint reasoning shortcuts.
+`pytest --slow` runs ten times as many examples."""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from itertools import product
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mixedtasks import Drawn, object_tasks, plain_tasks
+from oracle import Truth, after_steps, cheaper_plan, jrs
+
+import rscount
+
+SLOW = os.environ.get("RSCOUNT_FUZZ", "").lower() == "slow"
+ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True, max_examples=1)
+
+
+def examples(n: int) -> int:
+    return 10 * n if SLOW else n
+
+
+def mode_of(drawn: Drawn) -> str:
+    return "disentangled" if drawn.problem.objects is None else "objects"
+
+
+def assert_explain(drawn: Drawn, truth: Truth) -> None:
+    found = rscount.explain(drawn.task(), mode_of(drawn), show=50).to_dict()
+    assert found["count"] == truth.count and found["shortcuts"] == truth.count - 1
+    assert found["unseen_values"] == truth.unseen_values()
+    optimal = set(truth.maps)
+    shown = [truth.map_of_entries(m["concepts"]) for m in found["maps"]]
+    assert len(set(shown)) == len(shown) == min(50, truth.count - 1)
+    for m, record in zip(shown, found["maps"]):
+        assert m in optimal and m != truth.identity, record["text"]
+        assert record["involves"] == truth.involves(m), record["text"]
+    assert found["unidentified"] == {
+        name: {"reads": list(reads), "remapped": remapped}
+        for name, (reads, remapped) in truth.unidentified().items()
+    }
+    summary = found["summary"]
+    if summary["exact"]:
+        assert summary["over"] == truth.count and summary["concepts"] == truth.summary()
+
+
+def assert_check(drawn: Drawn, truth: Truth) -> None:
+    report = rscount.check(drawn.task(), mode=mode_of(drawn), timeout=None)
+    assert report.result is not None and report.result.count == truth.count
+    assert report.status == ("free" if truth.count == 1 else "shortcuts")
+    unidentified = {name: (u.reads, u.remapped) for name, u in (report.unidentified or {}).items()}
+    assert unidentified == truth.unidentified()
+
+
+def assert_forecast(drawn: Drawn, truth: Truth, test: list[tuple]) -> None:
+    found = rscount.forecast(drawn.task(), mode_of(drawn), test=[list(r) for r in test])
+    assert found.count == truth.count
+    assert found.reads == truth.reads()
+    for name, by_value in truth.values().items():
+        assert set(found.values[name]) == set(by_value)
+        for v, images in by_value.items():
+            stated = {w: p for w, p in found.values[name][v].items() if p}
+            assert stated == {w: Fraction(n, truth.count) for w, n in images.items()}, (name, v)
+    rows = (
+        list(product(*drawn.problem.domains))
+        if drawn.data["support"] == "exhaustive"
+        else drawn.problem.support
+    )
+    assert found.accuracy == truth.accuracy(rows)
+    assert found.test is not None
+    assert found.test["accuracy"] == truth.accuracy(test)
+    assert found.test["label_accuracy"] == truth.label_accuracy(test)
+
+
+@settings(ORACLE, max_examples=examples(40))
+@given(st.one_of(plain_tasks(), object_tasks()), st.data())
+def test_explain_check_and_forecast_say_what_the_optimal_maps_imply(drawn: Drawn, data) -> None:
+    truth = Truth(drawn.problem)
+    assert rscount.count(drawn.task(), mode=mode_of(drawn)).count == truth.count
+    assert_explain(drawn, truth)
+    assert_check(drawn, truth)
+    every = list(product(*drawn.problem.domains))
+    test = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=4, unique=True))
+    assert_forecast(drawn, truth, test)
+
+
+@settings(ORACLE, max_examples=examples(30))
+@given(plain_tasks(max_space=12))
+def test_the_joint_count_and_check_follow_from_the_label_classes(drawn: Drawn) -> None:
+    expected = Truth(drawn.problem).joint_count()
+    assert rscount.count(drawn.task(), mode="joint").count == expected
+    report = rscount.check(drawn.task(), mode="joint", timeout=None)
+    assert report.status == ("free" if expected == 1 else "shortcuts")
+
+
+@settings(ORACLE, max_examples=examples(30))
+@given(st.one_of(plain_tasks(max_space=12), object_tasks(max_rows=8)))
+def test_joint_reasoning_shortcuts_count_and_intended_pairs_are_the_brute_forces(drawn: Drawn) -> None:
+    pairs, intended, loose = jrs(drawn.problem)
+    result = rscount.count(drawn.task(), mode="jrs")
+    assert (result.count, result.details["intended"]) == (pairs, intended)
+    report = rscount.check(drawn.task(), mode="jrs", timeout=None)
+    verdict = "not jointly identifiable" if loose else "identifiable up to relabelling values"
+    assert any(verdict in f.message for f in report.findings)
+    explained = rscount.explain(drawn.task(), "jrs").to_dict()
+    assert explained["count"] == pairs and sorted(explained["unidentified"]) == sorted(loose)
+
+
+KINDS = ["add", "supervise", "annotate", "annotate-one"]
+
+
+@settings(ORACLE, max_examples=examples(15))
+@given(plain_tasks(max_space=6, max_rows=3, n_concepts=(2, 2)), st.sampled_from([(1, 1, 1, 1), (2, 1, 3, 1)]))
+def test_a_plan_counts_as_the_brute_force_after_its_steps_and_minimal_means_minimal(
+    drawn: Drawn, prices
+) -> None:
+    costs = dict(zip(KINDS, prices))
+    advice = rscount.advise(drawn.task(), actions=KINDS, costs=costs, jobs=1)
+    truth = Truth(drawn.problem)
+    assert advice.start["count"] == truth.count
+    steps = [(s["action"], _step_target(drawn, s)) for s in advice.plan]
+    after = drawn.problem
+    for n in range(len(steps)):
+        done = after_steps(drawn.problem, steps[: n + 1])
+        assert done is not None
+        after = done
+        assert advice.plan[n]["count"] == Truth(after).count
+    assert advice.final_count == Truth(after).count
+    if advice.minimal:
+        cost = sum(s["cost"] for s in advice.plan)
+        assert cheaper_plan(drawn.problem, KINDS, costs, cost, advice.target) is None
+
+
+def _step_target(drawn: Drawn, step: dict):
+    """A step of advise's JSON as the oracle writes it: a row, a concept, or (row, concept)."""
+    row = None if step["row"] is None else tuple(step["row"])
+    if step["action"] == "annotate":
+        return step["concept"]
+    if step["action"] == "annotate-one":
+        return row, step["concept"]
+    return row
+
+
+def test_explain_lists_only_unseen_values_on_word_and_offset_domains():
+    offsets = {"a": [1, 2, 3], "b": [1, 2, 3]}
+    task = rscount.task_from_dict(
+        {"concepts": offsets, "labels": {"s": "a + b"}, "support": [[1, 1], [3, 3], [2, 3]]}, "offset"
+    )
+    assert rscount.explain(task).unseen_values == {"b": [2]}
+    coins = rscount.task_from_dict(
+        {"concepts": {"a": ["heads", "tails"], "b": ["heads", "tails"]}, "labels": {"y": "Eq(a, b)"},
+         "support": "exhaustive"},
+        "coins",
+    )  # fmt: skip
+    assert rscount.explain(coins).unseen_values == {}
