@@ -14,20 +14,20 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from .counting.isolation import run_stoppable
 from .counting.jobs import count as count_in_child
+from .counting.processes.isolation import run_stoppable
 from .counting.result import CountResult
 from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method, parse_mode
 from .insight import advise as advising
 from .insight import sweep as sweeping
 from .insight.advise import SEARCH_BUDGET, Advice
-from .insight.advisor import Advisor
 from .insight.check import CHECK_TIMEOUT, CheckReport
 from .insight.check import check as check_task
 from .insight.explain import Explanation
 from .insight.explain import explain as explain_task
 from .insight.forecast import Forecast
 from .insight.forecast import forecast as forecast_task
+from .insight.plan_counts import Advisor
 from .insight.plan_search import Costs
 from .insight.steps import ACTIONS
 from .knowledge.loading import load_task, task_from_dict

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rscount.cli import main
-from rscount.counting.backends import BACKENDS
+from rscount.counting.methods import BACKENDS
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from randomtasks import SETTINGS, specs
 
 from rscount import TimeLimitExceeded, load_task
-from rscount.counting.backends.decompose import DecomposeBackend
 from rscount.counting.budget import Budget
-from rscount.counting.isolation import known_text, run_stoppable
+from rscount.counting.methods.decompose.backend import DecomposeBackend
 from rscount.counting.problem import CountProblem
+from rscount.counting.processes.isolation import known_text, run_stoppable
 from rscount.counting.settings import CountSettings
 from rscount.progress import Progress
 

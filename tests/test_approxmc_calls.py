@@ -17,7 +17,7 @@ import pytest
 from pysat.solvers import Solver
 
 import rscount
-from rscount.counting.backends import approxmc
+from rscount.counting.engines import approxmc
 from rscount.errors import RscountError
 from rscount.knowledge.loading import task_from_dict
 from rscount.task.families import builtin_task

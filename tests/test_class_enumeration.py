@@ -1,4 +1,4 @@
-"""Permutation classes found by SAT with lex-leader clauses (rscount.counting.class_enumeration):
+"""Permutation classes found by SAT with lex-leader clauses (engines/class_search/enumeration.py):
 the same weighted sum as the prefix tree, eager or lazy in support rows, and the brute force."""
 
 from __future__ import annotations
@@ -10,18 +10,18 @@ import pytest
 from hypothesis import given, settings
 from randomtasks import SETTINGS, specs
 
-from rscount.counting import class_enumeration
-from rscount.counting.backends import BACKENDS
-from rscount.counting.backends.decompose import ClassCounter
-from rscount.counting.plan import Plan
+from rscount.counting.engines.class_counts import ClassCounter
+from rscount.counting.engines.class_search import enumeration as class_enumeration
+from rscount.counting.engines.class_search.search import ClassSearch
+from rscount.counting.methods import BACKENDS
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.knowledge.loading import task_from_dict
 
 
-def weighted_sum(plan: Plan) -> tuple[int, list[tuple[tuple[int, ...], int]]]:
+def weighted_sum(plan: ClassSearch) -> tuple[int, list[tuple[tuple[int, ...], int]]]:
     """sum over the plan's classes of class size times N(pi), and the classes."""
-    counter = ClassCounter(plan.problem)
+    counter = ClassCounter(plan.problem.task, plan.problem.mode)
     classes = list(plan)
     return sum(size * counter.count(pi) for pi, size in classes), classes
 
@@ -29,7 +29,7 @@ def weighted_sum(plan: Plan) -> tuple[int, list[tuple[tuple[int, ...], int]]]:
 def sampled(spec):
     """The spec's task when its support has no symmetry of its own (the SAT strategy applies)."""
     task = spec.task()
-    plan = Plan(CountProblem(task, task.mode))
+    plan = ClassSearch(CountProblem(task, task.mode))
     return plan if plan.strategy == "sat" else None
 
 
@@ -41,7 +41,7 @@ def test_sat_classes_weigh_like_the_prefix_tree_and_the_brute_force(spec):
         return
     by_sat, classes = weighted_sum(plan)
     assert all(size == classes[0][1] for _, size in classes)  # H_out acts freely
-    tree = Plan(plan.problem)
+    tree = ClassSearch(plan.problem)
     tree.strategy = "tree"
     assert by_sat == weighted_sum(tree)[0] == spec.brute_force()
 
@@ -54,12 +54,12 @@ def test_the_lazy_row_search_finds_exactly_the_eager_leaders(by_table, spec):
     if plan is None:
         return
     eager = set(plan)
-    check = ClassCounter(plan.problem).check if by_table else None
+    check = ClassCounter(plan.problem.task, plan.problem.mode).check if by_table else None
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(class_enumeration, "LAZY_ROWS", 0)
         patch.setattr(class_enumeration, "LAZY_CHECKED_ROWS", 0)
         patch.setattr(class_enumeration, "FIRST_ROWS", 1)
-        lazy = list(Plan(plan.problem, check=check))
+        lazy = list(ClassSearch(plan.problem, check=check))
     assert len(lazy) == len(set(lazy)) and set(lazy) == eager
 
 
@@ -68,14 +68,14 @@ def test_the_lazy_row_search_finds_exactly_the_eager_leaders(by_table, spec):
 def test_rows_a_table_names_against_a_permutation_refute_it_alone(spec):
     task = spec.task()
     problem = CountProblem(task, task.mode)
-    counter = ClassCounter(problem)
+    counter = ClassCounter(problem.task, problem.mode)
     for pi in itertools.islice(itertools.permutations(range(len(task.concepts))), 24):
         verdict = counter.check(pi)
         if verdict is True:
             assert counter.count(pi) > 0
         elif verdict:
             alone = task.with_support(verdict)
-            assert ClassCounter(CountProblem(alone, alone.mode)).count(pi) == 0
+            assert ClassCounter(alone, alone.mode).count(pi) == 0
             assert counter.count(pi) == 0
 
 
@@ -88,13 +88,13 @@ def test_lex_leaders_keep_one_permutation_per_orbit():
             "support": [[0, 1, 2, 0], [2, 2, 1, 0], [1, 0, 0, 1], [0, 0, 0, 0], [2, 1, 0, 2]],
         }
     )
-    plan = Plan(CountProblem(task, task.mode))
+    plan = ClassSearch(CountProblem(task, task.mode))
     assert plan.strategy == "sat"
     outputs, families = plan.blocks["knowledge"], plan.blocks["knowledge families"]
     assert class_enumeration.orbit_size(outputs, families) == 8
     total, classes = weighted_sum(plan)
     assert all(size == 8 for _, size in classes)
-    tree = Plan(plan.problem)
+    tree = ClassSearch(plan.problem)
     tree.strategy = "tree"
     assert total == weighted_sum(tree)[0] and total > 0
     assert len(classes) * 8 <= math.factorial(4)

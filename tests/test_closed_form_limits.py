@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from rscount.counting.closed_forms import MAX_COUNT_BITS, Inapplicable, joint
+from rscount.counting.budget import Unsuited
+from rscount.counting.methods.closed_form.forms import MAX_COUNT_BITS, joint
 from rscount.task.families import builtin_task
 
 
@@ -17,5 +18,5 @@ def test_the_largest_joint_xor_below_the_cap_is_given_exactly():
 
 
 def test_the_smallest_joint_xor_above_the_cap_is_refused():
-    with pytest.raises(Inapplicable, match="too large to write out"):
+    with pytest.raises(Unsuited, match="too large to write out"):
         joint(builtin_task("xor", 23))

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from randomtasks import SETTINGS, Spec, label_expr, specs, symmetric_specs
 
-from rscount.counting.backends import BACKENDS
 from rscount.counting.budget import Budget, TooManyClasses
-from rscount.counting.permutation_classes import classes
+from rscount.counting.engines.class_search.permutations import classes
+from rscount.counting.engines.class_search.pruning import PRUNE_ROWS, pruning_task
+from rscount.counting.methods import BACKENDS
 from rscount.counting.problem import CountProblem
-from rscount.counting.pruning import PRUNE_ROWS, pruning_task
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
 from rscount.encoding.value_codes import ValueMapCoding, conjoin_order
@@ -259,7 +259,7 @@ def test_classes_counted_by_worker_processes_agree_with_the_brute_force(spec: Sp
 
 
 def test_an_error_in_a_class_worker_reaches_the_caller(monkeypatch):
-    from rscount.counting.backends import decompose
+    from rscount.counting.methods.decompose import backend as decompose
     from rscount.errors import TaskError
 
     def refuse(self, pi):

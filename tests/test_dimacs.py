@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rscount.counting.backends import BACKENDS
+from rscount.counting.methods import BACKENDS
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode

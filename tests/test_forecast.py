@@ -17,7 +17,7 @@ from randomtasks import SETTINGS, specs, symmetric_specs
 from test_objects import object_tasks, symmetric_object_tasks
 
 from rscount import NotApplicable, load_task
-from rscount.counting import group_tables
+from rscount.counting.engines import group_tables
 from rscount.insight.forecast import forecast
 from rscount.knowledge.loading import task_from_dict
 

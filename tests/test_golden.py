@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rscount.counting.backends import BACKENDS
+from rscount.counting.methods import BACKENDS
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode

@@ -15,8 +15,8 @@ from pyeda.inter import expr, exprvar
 from randomtasks import SETTINGS, Spec, specs
 
 from rscount import count, task_from_dict
-from rscount.counting.jrs import fitting_maps, intended_maps
-from rscount.insight.joint import layer_text
+from rscount.counting.methods.jrs.kernels import fitting_maps, intended_maps
+from rscount.insight.joint_shortcuts import layer_text
 from rscount.knowledge.labels import label_values
 
 OR3 = (

@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO
 
 PACKAGE = REPO / "rscount"
-FOUNDATION = {"errors", "progress", "version", "outputs", "limits"}  # importable by every stage
+FOUNDATION = {"errors", "progress", "version", "outputs", "limits", "sat"}  # importable by every stage
 STAGES = ["task", "knowledge", "encoding", "counting", "insight", "report", "cli"]
 TOP = {"__init__", "__main__", "api", "pytest_plugin"}  # the public faces: may import any stage
 MAX_MODULE_LINES = 400
@@ -85,7 +85,7 @@ def test_upward_imports_are_caught_in_every_spelling(tmp_path):
     spellings = {
         "relative.py": "from ..cli import options\n",
         "package.py": "from .. import report\n",
-        "absolute.py": "import rscount.counting.policy\n",
+        "absolute.py": "import rscount.counting.dispatch\n",
         "inner.py": "def f():\n    from rscount.insight.check import check\n",
         "fine.py": "from ..task.model import Task\nfrom .circuit import CNFBuilder\nfrom .. import errors\n",
     }
@@ -95,7 +95,49 @@ def test_upward_imports_are_caught_in_every_spelling(tmp_path):
     assert found == {
         "relative.py": ["cli"],
         "package.py": ["report"],
-        "absolute.py": ["counting.policy"],
+        "absolute.py": ["counting.dispatch"],
         "inner.py": ["insight.check"],
         "fine.py": [],
     }
+
+
+COUNTING = PACKAGE / "counting"
+
+
+def part(module: str) -> str:
+    """Which part of counting a module belongs to: `methods.<name>`, `engines`, `processes`, or the
+    top (settings, budgets, tables); '' outside counting."""
+    parts = module.split(".")
+    if parts[0] != "counting":
+        return ""
+    if len(parts) > 2 and parts[1] == "methods" and parts[2] != "protocol":
+        return f"methods.{parts[2]}"
+    return parts[1] if len(parts) > 1 and parts[1] in ("engines", "processes") else "top"
+
+
+METHOD_SOURCES = sorted((COUNTING / "methods").rglob("*.py"))
+SHARED_SOURCES = sorted((COUNTING / "engines").rglob("*.py")) + sorted((COUNTING / "processes").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", METHOD_SOURCES, ids=lambda p: str(p.relative_to(COUNTING)))
+def test_a_method_imports_engines_never_another_method(path):
+    me = part(module_name(path))
+    if path.parent.name == "methods":  # the registry and the protocol
+        return
+    others = {m for m in imported(path) if part(m).startswith("methods.") and part(m) != me}
+    assert not others, f"rscount.{module_name(path)} imports other methods: {sorted(others)}"
+
+
+@pytest.mark.parametrize("path", SHARED_SOURCES, ids=lambda p: str(p.relative_to(COUNTING)))
+def test_engines_and_processes_import_no_method(path):
+    methods = {m for m in imported(path) if part(m).startswith("methods")}
+    assert not methods, f"rscount.{module_name(path)} imports methods: {sorted(methods)}"
+
+
+def test_every_method_is_a_package_named_as_on_the_command_line_with_a_backend():
+    from rscount.counting.methods import BACKENDS
+
+    for method, backend in BACKENDS.items():
+        folder = COUNTING / "methods" / str(method).replace("-", "_")
+        assert (folder / "backend.py").is_file(), method
+        assert type(backend).__module__ == f"rscount.counting.methods.{folder.name}.backend"

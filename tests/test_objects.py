@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from randomtasks import HELPERS, SETTINGS, label_expr
 
 from rscount import count
-from rscount.counting.backends import BACKENDS
+from rscount.counting.methods import BACKENDS
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode

@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO
 
 from rscount.counting.jobs import CountJob, run_count
-from rscount.counting.parallel import run_jobs
+from rscount.counting.processes.parallel import run_jobs
 from rscount.counting.settings import CountSettings
 from rscount.errors import InvalidSetting
 from rscount.knowledge.loading import load_task

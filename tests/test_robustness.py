@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rscount.counting.isolation import run_stoppable
+from rscount.counting.processes.isolation import run_stoppable
 from rscount.counting.settings import CountSettings
 from rscount.errors import CapExceeded, InvalidSetting, MemoryLimitExceeded, TaskError
 from rscount.limits import number_text
@@ -331,7 +331,7 @@ def _die_on_two(n: int) -> int:
 
 
 def test_a_worker_that_dies_costs_only_its_own_item():
-    from rscount.counting.parallel import run_jobs
+    from rscount.counting.processes.parallel import run_jobs
 
     assert run_jobs(_die_on_two, [1, 2, 3, 4], jobs=2, crashed=lambda n: -n) == [10, -2, 30, 40]
 

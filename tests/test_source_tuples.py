@@ -26,13 +26,13 @@ from randomtasks import (
 from test_decompose import grouped_specs
 from test_source_sets import wide_tasks
 
-from rscount.counting import source_tuples
-from rscount.counting.backends import BACKENDS
-from rscount.counting.budget import UNBOUNDED, Budget, TooManyModels
+from rscount.counting.budget import UNBOUNDED, Budget, TooManyModels, Unsuited
+from rscount.counting.methods import BACKENDS
+from rscount.counting.methods.source_tuples import tuples as source_tuples
+from rscount.counting.methods.source_tuples.tuples import GroupShape
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
-from rscount.counting.source_tuples import GroupShape
-from rscount.errors import NotApplicable, TaskError
+from rscount.errors import TaskError
 from rscount.knowledge.loading import load_task, task_from_dict
 
 SOURCE_TUPLES = BACKENDS["source-tuples"]
@@ -58,7 +58,7 @@ def applicable(spec: Spec):
     try:
         task = spec.task()
         return task, both_ways(task)
-    except (TaskError, NotApplicable):
+    except (TaskError, Unsuited):
         assume(False)
         raise
 
@@ -201,10 +201,10 @@ def test_a_factor_past_the_model_budget_stops_instead_of_compiling_it():
 
 
 def test_other_modes_and_too_many_tuples_are_not_applicable():
-    with pytest.raises(NotApplicable, match="disentangled"):
+    with pytest.raises(Unsuited, match="disentangled"):
         counted(load_task(REPO / "tasks" / "mnmath.yaml"))
     wide = load_task(REPO / "tasks" / "sdd-oia.yaml")
-    with pytest.raises(NotApplicable, match="source tuples"):
+    with pytest.raises(Unsuited, match="source tuples"):
         counted(wide, budget=Budget(max_classes=2000))
 
 

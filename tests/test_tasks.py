@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rscount.counting import plan as planning
-from rscount.counting.backends import BACKENDS
-from rscount.counting.policy import count_encoding
+from rscount.counting.dispatch import count_problem
+from rscount.counting.engines.class_search import search as planning
+from rscount.counting.methods import BACKENDS
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding import value_codes
@@ -510,8 +510,8 @@ KNOWN = {
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_small_tasks_count_the_same_exactly_and_by_auto(name: str) -> None:
     encoding = encode(task(name), "disentangled")
-    exact = count_encoding(encoding, OPTIONS.replace(method=SMALL[name]))
-    auto = count_encoding(encoding, OPTIONS)
+    exact = count_problem(CountProblem.of(encoding), OPTIONS.replace(method=SMALL[name]))
+    auto = count_problem(CountProblem.of(encoding), OPTIONS)
     assert exact.exact
     if auto.exact:
         assert auto.count == exact.count
@@ -593,6 +593,6 @@ def test_approxmc_on_the_whole_objects_cnf_brackets_the_pinned_count(name: str) 
     """An independent route: ApproxMC on the task's whole CNF, no decomposition (fixed seed, so the
     (epsilon, delta) guarantee is one fixed draw)."""
     t = task(name)
-    estimate = count_encoding(encode(t, "objects"), OPTIONS.replace(method="approxmc"))
+    estimate = count_problem(CountProblem.of(encode(t, "objects")), OPTIONS.replace(method="approxmc"))
     pinned = t.expect["count"]
     assert pinned / (1 + OPTIONS.epsilon) <= estimate.count <= pinned * (1 + OPTIONS.epsilon)

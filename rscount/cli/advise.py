@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import InvalidSetting
 from ..insight.advise import SEARCH_BUDGET, advise
-from ..insight.advisor import Advisor
+from ..insight.plan_counts import Advisor
 from ..insight.plan_search import Costs
 from ..insight.steps import ACTIONS
 from ..report.insight_text import advise_text

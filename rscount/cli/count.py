@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..counting.isolation import run_stoppable
-from ..counting.policy import count_task
+from ..counting.dispatch import count_task
+from ..counting.processes.isolation import run_stoppable
 from ..encoding.modes import encode
 from ..errors import LimitReached
 from ..outputs import check_outputs

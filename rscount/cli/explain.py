@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..counting.isolation import run_stoppable
+from ..counting.processes.isolation import run_stoppable
 from ..errors import InvalidSetting
 from ..insight.explain import explain
 from ..report.insight_text import explain_text

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..counting.isolation import run_stoppable
 from ..counting.jobs import within
+from ..counting.processes.isolation import run_stoppable
 from ..errors import OutputError
 from ..insight.forecast import forecast
 from ..outputs import check_outputs

@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..counting.backends import BACKENDS
 from ..counting.jobs import within
-from ..counting.parallel import default_jobs
+from ..counting.methods import BACKENDS
+from ..counting.processes.parallel import default_jobs
 from ..counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
 from ..errors import quote
 from ..knowledge.loading import checked, load_task

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..counting.parallel import default_jobs
+from ..counting.processes.parallel import default_jobs
 from ..report.batch import ERROR, FAILED, LIMIT, PASSED, BatchEntry, count_files, task_paths
 from ..report.files import check_report_outputs, markdown_report, summary_line, write_reports
 from ..report.pins import update_pins

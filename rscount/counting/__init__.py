@@ -1,2 +1,3 @@
-"""Stage 4, counting: settings, closed forms, the decomposition by permutation, the backends behind
-one protocol, and running counts under time limits, side by side."""
+"""Stage 4, counting: settings, results and budgets; `auto.py` (the tables that choose a method) and
+`dispatch.py`; `methods/` (one package per method), `engines/` (what methods share) and
+`processes/` (time limits, jobs, workers)."""

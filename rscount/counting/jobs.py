@@ -1,6 +1,6 @@
 """One count as a self-contained, picklable job, run in a child process that its time limit stops:
 what the API, `check`, `report`, `advise` and `sweep` hand to this process, a local process pool or
-Dask workers (rscount.counting.parallel)."""
+Dask workers (rscount.counting.processes.parallel)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from ..errors import LimitReached, RscountError
 from ..knowledge.loading import load_task
 from ..progress import Progress
 from ..task.model import Task
-from .isolation import run_stoppable
-from .policy import count_task
+from .dispatch import count_task
+from .processes.isolation import run_stoppable
 from .result import CountResult
 from .settings import DEFAULT_SETTINGS, CountSettings, Method
 

@@ -30,6 +30,7 @@ class Method(StrEnum):
     SOURCE_SETS = "source-sets"
     SOURCE_TUPLES = "source-tuples"
     APPROXMC = "approxmc"
+    JRS = "jrs"  # the joint reasoning shortcuts' own sum (the jrs mode)
 
     @classmethod
     def parse(cls, name: Any) -> Method:
@@ -99,7 +100,7 @@ class CountSettings:
         return self.timeout is not None or self.memory is not None
 
     def limits(self) -> Limits:
-        """The time and memory limits, as rscount.counting.isolation.run_stoppable takes them."""
+        """The time and memory limits, as rscount.counting.processes.isolation.run_stoppable takes them."""
         return {"timeout": self.timeout, "memory": self.memory, "elapsed": self.elapsed}
 
     def after(self, seconds: float) -> CountSettings:

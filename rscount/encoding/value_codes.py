@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..knowledge.circuit import GateAlgebra, compile_expr
-from ..task.expressions import free_names, interned
+from ..knowledge.labels import label_groups
+from ..task.expressions import interned
 from ..task.model import Task
 from .inputs import example_inputs
 
@@ -88,24 +89,10 @@ class ValueMapCoding:
         return math.prod(self.sizes[pi[o]] ** (self.sizes[o] - len(seen)) for o, seen in enumerate(self.seen))
 
     def label_groups(self) -> list[tuple[list[str], list[int]]]:
-        """(labels, predicted concepts they read): labels joined when they read a common concept;
-        every concept no label reads is a group of its own without labels. With value maps per
+        """The task's label groups (rscount.knowledge.labels.label_groups): with value maps per
         concept (not shared), the constraints of different groups bind different value maps (those
         of the concepts that feed the group's concepts), so N(pi) is the product of the groups'."""
-        task = self.task
-        index = {c.name: j for j, c in enumerate(task.concepts)}
-        groups: list[tuple[list[str], set[int]]] = []
-        for label, expr in task.labels.items():
-            read = {index[name] for name in free_names(expr)}
-            joined = [g for g in groups if g[1] & read]
-            labels = [name for g in joined for name in g[0]] + [label]
-            concepts = read.union(*(g[1] for g in joined))
-            groups = [g for g in groups if g not in joined] + [(labels, concepts)]
-        read = set().union(*(g[1] for g in groups))
-        unread: list[tuple[list[str], set[int]]] = [
-            ([], {j}) for j in range(len(task.concepts)) if j not in read
-        ]
-        return [(labels, sorted(concepts)) for labels, concepts in groups + unread]
+        return label_groups(self.task)
 
     def constraints(
         self,

@@ -32,7 +32,7 @@ from ..task.editing import edited_task_file
 from ..task.model import Mode, Task
 from ..task.support import all_rows, decode, domain_size
 from ..task.writing import task_data, task_yaml
-from .advisor import Advisor, counted
+from .plan_counts import Advisor, counted
 from .plan_search import Costs, SearchState, moves, search
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, annotation_label, apply_steps, step_text
 

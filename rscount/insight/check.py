@@ -15,10 +15,9 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from pysat.solvers import Solver
-
-from ..counting.isolation import run_stoppable
+from .. import sat
 from ..counting.jobs import count, load_within
+from ..counting.processes.isolation import run_stoppable
 from ..counting.result import CountResult
 from ..counting.settings import CountSettings
 from ..encoding.modes import encode
@@ -250,7 +249,7 @@ def unidentified_concepts(task: Task, mode: Mode) -> dict[str, Unidentified]:
     names = task.names
     p, f = encoding.p_vars, encoding.f_lits
     found = {}
-    with Solver(name="cadical153", bootstrap_with=encoding.cnf.clauses) as solver:
+    with sat.solver(sat.CHECK, encoding.cnf.clauses) as solver:
         fresh = encoding.cnf.num_vars
         for j, concept in enumerate(task.concepts):
             kept = [p[j][j]] + [f[j][v][v] for v in range(len(concept.values))]

@@ -9,11 +9,11 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..counting.jrs import count_jrs
+from ..counting.methods.jrs.kernels import count_jrs
 from ..progress import Progress
 from ..task.model import Mode, Task
 from .check import unidentified_concepts
-from .joint import joint_shortcuts
+from .joint_shortcuts import joint_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
 
 ENUMERATE_MAX = 10_000  # up to this many optimal maps, every one is listed and summarised

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..counting.marginals import ClassMarginals
-from ..counting.plan import plan
-from ..counting.policy import count_task
+from ..counting.dispatch import count_task
+from ..counting.engines.class_counts import ClassCounter
+from ..counting.engines.class_search.search import all_classes
 from ..counting.problem import CountProblem
 from ..counting.settings import CountSettings, Method
 from ..errors import InvalidSetting, NotApplicable
-from ..knowledge.groups import symmetry_groups
+from ..knowledge.symmetry_groups import symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
@@ -110,11 +110,11 @@ class MapMarginals:
 
     def __init__(self, task: Task, mode: Mode, progress: Progress | None = None) -> None:
         self.task = task
-        classes, blocks = plan(CountProblem(task, mode, progress), progress)
+        classes, blocks = all_classes(CountProblem(task, mode, progress), progress)
         h_in, h_out = symmetry_groups(task, mode, blocks)
         inputs, outputs = h_in.orbits(), h_out.orbits()
         self.scale = math.lcm(*map(len, inputs)) * math.lcm(*map(len, outputs))
-        counter = ClassMarginals(task, mode)
+        counter = ClassCounter(task, mode)
         sizes, owner = counter.coding.sizes, counter.coding.owner
         self.joint: dict[tuple[int, int], Table] = {}
         self.count = 0
@@ -122,7 +122,7 @@ class MapMarginals:
         for number, (rep, size) in enumerate(classes, start=1):
             if progress:
                 progress.update(f"forecast: permutation class {number}/{len(classes)}")
-            total, fixed = counter.of(rep)
+            total, fixed = counter.tally(rep)
             if not total:
                 continue
             self.count += size * total

@@ -1,11 +1,11 @@
 """The optimal maps (pi, f) of a task one by one: every map (small counts) and exact uniform samples.
 
-They come from the decomposition the exact counter uses (rscount.counting.plan): one concept
-permutation per symmetry class, SAT-pruned, with an SDD of its valid value maps over binary codes.
+They come from the decomposition the exact counter uses (rscount.counting.engines.class_search): one
+concept permutation per symmetry class, SAT-pruned, with an SDD of its valid value maps over binary codes.
 A class is the orbit of its representative `rep` under the support's symmetries h_in (of ground-truth
-concepts) and the knowledge's h_out (of predicted concepts), groups.symmetry_groups; (rep, f) becomes
-pi'[i] = h_out[rep[h_in[i]]], f'_i = f_{h_in[i]}, a bijection between the valid value maps of rep
-and of pi' (both permutations are symmetries of the task).
+concepts) and the knowledge's h_out (of predicted concepts), rscount.knowledge.symmetry_groups;
+(rep, f) becomes pi'[i] = h_out[rep[h_in[i]]], f'_i = f_{h_in[i]}, a bijection between the valid
+value maps of rep and of pi' (both permutations are symmetries of the task).
 
 Uniform sampling: pick a class with probability proportional to its number of maps, a uniformly
 random (h_in, h_out) (uniform on the orbit, by orbit-stabilizer), and a uniform model of the
@@ -23,13 +23,13 @@ from typing import Any
 
 from pysdd.sdd import SddManager, SddNode, Vtree
 
-from ..counting.plan import plan
+from ..counting.engines.class_search.search import all_classes
+from ..counting.engines.value_maps import ValueMapSdds
 from ..counting.problem import CountProblem
-from ..counting.value_maps import ValueMapSdds
 from ..encoding.value_codes import ValueMapCoding
 from ..errors import NotApplicable
-from ..knowledge.groups import symmetry_groups
 from ..knowledge.sdd import node_counts, scaled
+from ..knowledge.symmetry_groups import symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
 
@@ -184,7 +184,7 @@ class MapSpace:
         if mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
             raise NotApplicable(f"maps (pi, f) are counted in the disentangled and objects modes, not {mode}")
         self.task = task
-        classes, blocks = plan(CountProblem(task, mode, progress), progress)
+        classes, blocks = all_classes(CountProblem(task, mode, progress), progress)
         self.inputs, self.outputs = symmetry_groups(task, mode, blocks)
         self.coding = ValueMapCoding(task, shared=mode == Mode.OBJECTS)
         sdds = ValueMapSdds(self.coding)

@@ -18,7 +18,7 @@ from itertools import islice
 from ..errors import InvalidSetting, quote
 from ..task.model import Task
 from ..task.support import all_rows, domain_size
-from .advisor import Advisor, counted
+from .plan_counts import Advisor, counted
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, annotation_label
 
 LISTED_MOVES_MAX = 100_000  # concept vectors of a space whose every add and supervise step is listed

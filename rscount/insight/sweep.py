@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..counting.jobs import CountJob, run_count
-from ..counting.parallel import run_jobs
+from ..counting.processes.parallel import run_jobs
 from ..counting.settings import DEFAULT_SETTINGS, CountSettings
 from ..errors import InvalidSetting, LimitReached, NotApplicable, quote
 from ..progress import Progress

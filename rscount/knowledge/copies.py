@@ -9,6 +9,7 @@ from typing import Any
 
 from pysat.solvers import Solver
 
+from .. import sat
 from ..task.expressions import Expr
 from ..task.model import Concept
 from .circuit import FALSE, CNFBuilder, Dom, GateAlgebra, compile_expr, exactly_one
@@ -76,7 +77,7 @@ class Copies:
         if goal == FALSE:
             return None
         if self.solver is None:
-            self.solver = Solver(name="cadical153")
+            self.solver = sat.solver(sat.CHECK)
         solver, clauses = self.solver, self.builder.clauses
         solver.append_formula(clauses[self.fed :])
         self.fed = len(clauses)

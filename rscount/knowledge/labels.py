@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..task.expressions import free_names
 from ..task.model import Task
 from .circuit import FALSE
 from .copies import Copies
@@ -36,3 +37,20 @@ def ignored_concepts(task: Task) -> list[str]:
         if goal == FALSE or copies.witness(goal, x, y) is None:
             ignored.append(concept.name)
     return ignored
+
+
+def label_groups(task: Task) -> list[tuple[list[str], list[int]]]:
+    """(labels, concepts they read, by number): labels joined when they read a common concept;
+    every concept no label reads is a group of its own without labels. Value maps per concept bind
+    different groups through different maps, so counts factor over the groups."""
+    index = {c.name: j for j, c in enumerate(task.concepts)}
+    groups: list[tuple[list[str], set[int]]] = []
+    for label, expr in task.labels.items():
+        read = {index[name] for name in free_names(expr)}
+        joined = [g for g in groups if g[1] & read]
+        labels = [name for g in joined for name in g[0]] + [label]
+        concepts = read.union(*(g[1] for g in joined))
+        groups = [g for g in groups if g not in joined] + [(labels, concepts)]
+    read = set().union(*(g[1] for g in groups))
+    unread: list[tuple[list[str], set[int]]] = [([], {j}) for j in range(len(task.concepts)) if j not in read]
+    return [(labels, sorted(concepts)) for labels, concepts in groups + unread]

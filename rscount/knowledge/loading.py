@@ -34,4 +34,4 @@ def load_task(path: str | os.PathLike[str]) -> Task:
 
 def task_from_dict(data: Any, name: str = "task", base: str | os.PathLike[str] = ".") -> Task:
     """A task from a mapping in the task-file schema (paths in it relative to `base`), checked."""
-    return checked(files.task_from_dict(data, name, Path(base)))
+    return checked(files.read_mapping(data, name, Path(base)))

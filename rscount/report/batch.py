@@ -1,7 +1,7 @@
 """Counting many task files (`rscount report`, the catalogue, the pytest plugin): one entry per file
 with what the task is, its count, and how its expectations fared. Each count runs in a child
 process with a time limit, so one hard task cannot stop the others; tasks run side by side through
-rscount.counting.parallel.
+rscount.counting.processes.parallel.
 
 A pinned expectation that fails says why: the count moved from the pin to the new count, and the
 concepts that may now be swapped or remapped (what `rscount check` reports) are named.
@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..counting.isolation import run_stoppable
 from ..counting.jobs import count, load_within
-from ..counting.parallel import run_jobs
+from ..counting.processes.isolation import run_stoppable
+from ..counting.processes.parallel import run_jobs
 from ..counting.settings import CountSettings
 from ..errors import InvalidInput, LimitReached, RscountError, short
 from ..insight.check import Unidentified, unidentified_concepts

@@ -7,8 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pysat.solvers import Solver
-
+from .. import sat
 from ..errors import InvalidSetting, TaskError
 from ..limits import CONCEPTS
 from .dimacs import Dimacs
@@ -67,7 +66,7 @@ def random_cnf(n: int, m: int, length: int, seed: int) -> list[list[int]]:
             clause = [rng.choice((1, -1)) * rng.randint(1, n) for _ in range(length)]
             if not any(-lit in clause for lit in clause):
                 clauses.append(clause)
-        with Solver(name="cadical153", bootstrap_with=clauses) as solver:
+        with sat.solver(sat.CHECK, clauses) as solver:
             if solver.solve():
                 return clauses
     raise InvalidSetting("seed", f"no satisfiable {length}-CNF with {m} clauses found for seed {seed}")

@@ -72,7 +72,7 @@ def read_task(path: str | os.PathLike[str]) -> Task:
     try:
         if is_generator_config(data):
             return task_from_config(data, path.stem)
-        return task_from_dict(data, path.stem, path.parent)
+        return read_mapping(data, path.stem, path.parent)
     except (TaskError, CapExceeded) as exc:
         raise located(exc, path) from None
 
@@ -95,8 +95,9 @@ def _label(name: str, spec: Any, concepts: Sequence[Concept], base: Path) -> Exp
     return parse(spec, names, values, where)
 
 
-def task_from_dict(data: Any, default_name: str, base: Path = Path(".")) -> Task:
-    """Build a Task from parsed YAML data (paths in it are relative to `base`)."""
+def read_mapping(data: Any, default_name: str, base: Path = Path(".")) -> Task:
+    """The task a mapping in the task-file schema states, as written (paths in it relative to `base`);
+    rscount.knowledge.loading.task_from_dict also checks its knowledge."""
     if not isinstance(data, dict):
         raise TaskError("", "a task file is a YAML mapping with concepts, labels and support")
     unknown = sorted(set(data) - TOP_LEVEL_KEYS)

@@ -1,0 +1,1 @@
+"""`--method approxmc`: ApproxMC on the whole CNF, projected on the map variables."""

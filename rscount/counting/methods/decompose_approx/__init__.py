@@ -1,0 +1,1 @@
+"""`--method decompose-approx`: ApproxMC per permutation class, within one (epsilon, delta)."""

@@ -1,0 +1,1 @@
+"""`--method enumerate`: SAT enumeration of the projected models (small counts)."""

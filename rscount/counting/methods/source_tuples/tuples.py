@@ -1,0 +1,339 @@
+"""The disentangled count summed over the ordered tuples of sources feeding each label group (method
+source-tuples), for tasks of a few small label groups over wide domains (MNMath: two equations
+over four 10-valued digits each), where finding the permutation classes on the multiplexed CNF is
+what takes the time (200 rows: 126 s of 141) and a group's readings are too many to list.
+
+With value maps per concept, N(pi) = unseen(pi) * prod over label groups g of F_g(beta_g), where
+beta_g gives the source feeding each of g's concepts and F_g counts the value maps of those
+sources (on the values the support shows) that fit g's rows. So
+
+    count = sum over beta_1, ..., beta_m with disjoint sources of prod_g w(beta_g) F_g(beta_g),
+
+w the unseen-value factor of beta_g's sources. It is summed group by group, memoised on the
+sources already used, and a group's tuples that give F_g = 0 end their branch. The knowledge's
+symmetries within a group (interchangeable concepts, blocks exchanged as wholes; rscount.knowledge
+.symmetry) keep F_g and act freely on tuples of distinct sources, so one tuple per orbit is
+counted and weighted by the orbit's size. Concepts that no label reads and no row supervises take
+the sources left over in any order, each with any map.
+
+F_g is decided by a SAT solver on one-hot value maps, first on the group's first rows alone (a
+wrong tuple usually fails there), then counted by enumerating the models of all its rows, and by
+the value-map SDD when they are too many (rscount.counting.engines.value_maps).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .... import sat
+from ....encoding.inputs import example_inputs
+from ....encoding.value_codes import Reading, ValueMapCoding
+from ....knowledge.circuit import FALSE, CNFBuilder, compile_expr, exactly_one
+from ....knowledge.symmetry import interchangeable_blocks, interchangeable_families
+from ....progress import Progress
+from ....task.model import Task
+from ...budget import UNBOUNDED, Budget, TooManyModels, Unsuited
+from ...engines.value_maps import ValueMapCounter
+
+ENUMERATE_LIMIT = 2000  # models of one factor listed by SAT before the SDD counts it
+STAGES = (256,)  # constraints (rows) a first SAT call checks before the rest are stated
+
+Group = tuple[list[str], list[int]]
+
+
+def tuple_count(k: int, shape: GroupShape) -> int:
+    """How many tuples of distinct sources (out of k) one per orbit of `shape`'s symmetry."""
+    m = len(shape.targets)
+    return math.perm(k, m) // shape.orbit if m <= k else 0
+
+
+@dataclass(frozen=True)
+class GroupShape:
+    """A label group's concepts (`targets`) and the symmetry of the knowledge among them: `blocks`
+    of interchangeable concepts (positions in `targets`), covering them in order, and `families`
+    of blocks (numbers) exchanged as wholes; `orbit` is the order of the group they generate."""
+
+    labels: tuple[str, ...]
+    targets: tuple[int, ...]
+    blocks: tuple[tuple[int, ...], ...]
+    families: tuple[tuple[int, ...], ...]
+
+    @property
+    def orbit(self) -> int:
+        """Tuples of distinct sources per orbit: the symmetry acts freely on them."""
+        blocks = math.prod(math.factorial(len(b)) for b in self.blocks)
+        return blocks * math.prod(math.factorial(len(f)) for f in self.families)
+
+    def tuples(self, sources: Sequence[int]) -> Iterator[tuple[int, ...]]:
+        """One tuple per orbit (the source feeding each target, in `targets` order) of the distinct
+        `sources`: increasing within each block, a family's blocks ordered by their first source."""
+        before = {b: f[i - 1] for f in self.families for i, b in enumerate(f) if i}
+        chosen: list[tuple[int, ...]] = []
+
+        def extend(n: int, free: frozenset[int]) -> Iterator[tuple[int, ...]]:
+            if n == len(self.blocks):
+                found = [0] * len(self.targets)
+                for block, picked in zip(self.blocks, chosen):
+                    for position, source in zip(block, picked):
+                        found[position] = source
+                yield tuple(found)
+                return
+            floor = chosen[before[n]][0] if n in before else -1
+            for picked in itertools.combinations(sorted(free), len(self.blocks[n])):
+                if picked[0] > floor:
+                    chosen.append(picked)
+                    yield from extend(n + 1, free - set(picked))
+                    chosen.pop()
+
+        yield from extend(0, frozenset(sources))
+
+
+def group_shapes(task: Task, groups: Sequence[Group]) -> list[GroupShape]:
+    """The shape of every group with labels or supervision constraints: the knowledge's blocks split
+    by group (a swap within a group keeps its factor), families kept where all their blocks lie in
+    one group."""
+    blocks = interchangeable_blocks(task)
+    families = interchangeable_families(task, blocks)
+    shapes = []
+    for labels, targets in groups:
+        where = {t: n for n, t in enumerate(targets)}
+        numbers: dict[int, int] = {}
+        parts: list[tuple[int, ...]] = []
+        for b, block in enumerate(blocks):
+            inside = tuple(where[t] for t in block if t in where)
+            if inside:
+                if len(inside) == len(block):
+                    numbers[b] = len(parts)
+                parts.append(inside)
+        kept = tuple(tuple(numbers[b] for b in f) for f in families if all(b in numbers for b in f))
+        # Blocks in order, a family's blocks next to each other (its leader first).
+        order = sorted(range(len(parts)), key=lambda n: min(parts[n]))
+        for family in kept:
+            rest = [n for n in order if n not in family[1:]]
+            at = rest.index(family[0]) + 1
+            order = rest[:at] + list(family[1:]) + rest[at:]
+        renumber = {old: new for new, old in enumerate(order)}
+        shapes.append(
+            GroupShape(
+                tuple(labels),
+                tuple(targets),
+                tuple(parts[n] for n in order),
+                tuple(tuple(renumber[b] for b in f) for f in kept),
+            )
+        )
+    return shapes
+
+
+class TupleFactor:
+    """F_g(beta) times the unseen-value factor of beta's sources: the value maps of the sources
+    feeding a group's concepts that fit its rows."""
+
+    def __init__(self, coding: ValueMapCoding, max_models: int | None = None) -> None:
+        self.coding = coding
+        self.max_models = max_models
+        self.limit = ENUMERATE_LIMIT if max_models is None else max_models
+        self.sdd: ValueMapCounter | None = None
+        self.by_sdd = 0
+        self.templates: dict[tuple[Any, ...], Template | None] = {}
+
+    def __call__(self, shape: GroupShape, beta: tuple[int, ...]) -> int:
+        """The factor of `shape`'s group when beta[n] feeds shape.targets[n]."""
+        coding = self.coding
+        pi = _completed(len(coding.sizes), shape.targets, beta)
+        pairs = zip(beta, shape.targets)
+        unseen = int(math.prod(coding.sizes[t] ** (coding.sizes[s] - len(coding.seen[s])) for s, t in pairs))
+        group = (list(shape.labels), list(shape.targets))
+        found = self._enumerated(pi, group, beta)
+        if found is None:
+            if self.max_models is not None:
+                raise TooManyModels(f"a label group's factor has more than {self.max_models} value maps")
+            if self.sdd is None:
+                self.sdd = ValueMapCounter(coding, limit=0)
+            self.by_sdd += 1
+            free = coding.num_vars - coding.group_vars(pi, group)
+            return unseen * (self.sdd.count(pi, group) >> free)
+        return unseen * found
+
+    def _enumerated(self, pi: tuple[int, ...], group: Group, beta: tuple[int, ...]) -> int | None:
+        """The value maps of the group's sources that fit its rows, counted by SAT enumeration over
+        one-hot value variables (first calls on the first rows refute most wrong tuples), or None
+        past the limit."""
+        sizes = self.coding.sizes
+        b = CNFBuilder()
+        onehot: dict[tuple[int, int], list[int]] = {}
+
+        def code(i: int, v: int) -> list[int]:
+            if (i, v) not in onehot:
+                onehot[i, v] = [b.new_var() for _ in range(sizes[pi[i]])]
+                b.clauses.extend(exactly_one(onehot[i, v]))
+            return onehot[i, v]
+
+        stated = fed = 0
+        with sat.solver(sat.REFUTE) as solver:
+            for stage in (*STAGES, None):
+                for fact in itertools.islice(self.coding.row_facts(pi, group), stated, stage):
+                    if isinstance(fact, Reading):
+                        template = self._template(group, fact.values)
+                        if template is None:
+                            return 0
+                        template.stamp(b, [x for i, v in fact.pairs for x in code(i, v)])
+                    else:
+                        b.clauses.extend([code(i, v)[u]] for i, v, u in fact)
+                    stated += 1
+                solver.append_formula(b.clauses[fed:])
+                fed = len(b.clauses)
+                if stage is None or stated < stage:
+                    break
+                if not solver.solve():
+                    return 0
+            projection = [x for lits in onehot.values() for x in lits]
+            models = 0
+            for _ in sat.projected_models(solver, projection, one_hot=True):
+                models += 1
+                if models > self.limit:
+                    return None
+        unconstrained = [s for s in beta for v in self.coding.seen[s] if (s, v) not in onehot]
+        return models * int(math.prod(sizes[pi[s]] for s in unconstrained))
+
+    def _template(self, group: Group, values: tuple[Any, ...]) -> Template | None:
+        """The CNF of "the group's labels take `values`", compiled once over one-hot inputs per
+        concept of the group; None when no input gives them."""
+        key = (tuple(group[0]), tuple(group[1]), values)
+        if key not in self.templates:
+            task = self.coding.task
+            b = CNFBuilder()
+            concepts = [task.concepts[j] for j in group[1]]
+            inputs = [[b.new_var() for _ in c.values] for c in concepts]
+            doms = example_inputs(b, concepts, lambda t, u: inputs[t][u])
+            memo: dict[int, Any] = {}
+            gates = [
+                compile_expr(b, expr, doms, f"labels.{label}", memo).get(value, b.false)
+                for (label, expr), value in zip(self.coding.group_labels(group[0]), values)
+            ]
+            self.templates[key] = None if FALSE in gates else Template(b, gates, sum(map(len, inputs)))
+        return self.templates[key]
+
+
+class Template:
+    """A CNF over numbered inputs and auxiliaries, stamped into a builder with the inputs renamed
+    and fresh auxiliaries: every row of a group states the same relation on other variables."""
+
+    def __init__(self, b: CNFBuilder, gates: list[int], inputs: int) -> None:
+        for gate in gates:
+            b.add([gate])
+        self.inputs = inputs
+        self.auxiliaries = b.num_vars - inputs
+        self.lengths = [len(c) for c in b.clauses]
+        literals = np.array([x for c in b.clauses for x in c], dtype=np.int64)
+        self.signs = np.sign(literals)
+        self.variables = np.abs(literals)
+
+    def stamp(self, b: CNFBuilder, inputs: list[int]) -> None:
+        """Add the clauses to `b` with input n renamed inputs[n]."""
+        names = np.empty(self.inputs + self.auxiliaries + 1, dtype=np.int64)
+        names[1 : self.inputs + 1] = inputs
+        names[self.inputs + 1 :] = np.arange(b.num_vars + 1, b.num_vars + self.auxiliaries + 1)
+        b.num_vars += self.auxiliaries
+        renamed = (self.signs * names[self.variables]).tolist()
+        at = 0
+        for n in self.lengths:
+            b.clauses.append(renamed[at : at + n])
+            at += n
+
+
+def _completed(k: int, targets: Sequence[int], beta: Sequence[int]) -> tuple[int, ...]:
+    """A concept permutation (pi[source] = target) that sends beta[n] to targets[n]; the others
+    anyhow (a group's constraints read only its own sources)."""
+    pi = [-1] * k
+    for s, t in zip(beta, targets):
+        pi[s] = t
+    rest = iter(sorted(set(range(k)) - set(targets)))
+    return tuple(p if p >= 0 else next(rest) for p in pi)
+
+
+class SourceTuples:
+    """The source-tuple count of a disentangled task; Unsuited when its groups have more
+    tuples than `max_tuples` in all (the sum would visit them), TooManyModels when a factor has more
+    than `max_models` value maps (else the SDD counts it)."""
+
+    def __init__(self, task: Task, progress: Progress | None = None, budget: Budget = UNBOUNDED) -> None:
+        self.task = task
+        self.progress = progress
+        self.coding = ValueMapCoding(task)
+        groups = self.coding.label_groups()
+        support = task.support
+        supervised = set(range(len(task.concepts))) if support.supervised else set()
+        supervised.update(*support.partial.values())
+        self.free = [g[1][0] for g in groups if not g[0] and g[1][0] not in supervised]
+        bound = [g for g in groups if g[0] or g[1][0] in supervised]
+        k = len(task.concepts)
+        self.shapes = group_shapes(task, bound)
+        self.tuples = sum(tuple_count(k, shape) for shape in self.shapes)
+        if budget.max_classes is not None and self.tuples > budget.max_classes:
+            raise Unsuited(
+                f"its label groups have {self.tuples} source tuples (more than {budget.max_classes})"
+            )
+        if len({len(task.concepts[t].values) for t in self.free}) > 1:
+            raise Unsuited("concepts no label reads have domains of different sizes")
+        # Groups with fewest tuples first: later groups choose from fewer sources.
+        self.shapes.sort(key=lambda shape: tuple_count(k, shape))
+        self.top_tuples = tuple_count(k, self.shapes[0]) if self.shapes else 0
+        self.factor = TupleFactor(self.coding, budget.max_models)
+        self.factors: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.memo: dict[tuple[int, int], int] = {}
+
+    def count(self) -> tuple[int, dict[str, Any]]:
+        """The exact count and what the result's details say about it."""
+        total = self._rest(0, 0, top=True)
+        details: dict[str, Any] = {
+            "label_groups": len(self.shapes),
+            "source_tuples": self.tuples,
+            "factors_counted": len(self.factors),
+            "nonzero_factors": sum(1 for f in self.factors.values() if f),
+            "free_concepts": len(self.free),
+        }
+        if self.factor.by_sdd:
+            details["factors_by_sdd"] = self.factor.by_sdd
+        return total, details
+
+    def _rest(self, n: int, used: int, top: bool = False) -> int:
+        """The sum over the tuples of groups n, n+1, ... from the sources not in `used` (a mask)."""
+        if n == len(self.shapes):
+            return self._free_ways(used)
+        key = (n, used)
+        if key in self.memo:
+            return self.memo[key]
+        shape = self.shapes[n]
+        sources = [s for s in range(len(self.task.concepts)) if not used >> s & 1]
+        total = 0
+        for done, beta in enumerate(shape.tuples(sources), start=1):
+            if top and self.progress:
+                self.progress.update(
+                    f"source tuples: labels {', '.join(shape.labels) or 'supervision'}, "
+                    f"tuple {done} of {self.top_tuples}, at least {total} maps"
+                )
+            if (n, beta) not in self.factors:
+                self.factors[n, beta] = self.factor(shape, beta)
+            f = self.factors[n, beta]
+            if f:
+                total += shape.orbit * f * self._rest(n + 1, used | sum(1 << s for s in beta))
+            if top and self.progress:
+                self.progress.known(lower_bound=total, tuples_done=done, tuples_total=self.top_tuples)
+        self.memo[key] = total
+        return total
+
+    def _free_ways(self, used: int) -> int:
+        """The ways the sources left over feed the free concepts: any order, each any map."""
+        left = [s for s in range(len(self.task.concepts)) if not used >> s & 1]
+        if len(left) != len(self.free):
+            return 0
+        if not left:
+            return 1
+        d = len(self.task.concepts[self.free[0]].values)
+        return math.factorial(len(left)) * int(math.prod(d ** self.coding.sizes[s] for s in left))

@@ -1,0 +1,177 @@
+"""Running work in a forked child process that a time or memory limit (or Ctrl-C) can stop.
+
+Solver libraries run C code that ignores Python signals and has no timeout of its own, so each
+count runs in a child; the parent kills it on timeout, interrupt, or when the resident memory of
+the child and its own children passes the memory limit (read from Linux's /proc every 0.1 s).
+Errors meant for the user come back with their type (they pickle, see rscount.errors); a
+MemoryError as the memory limit; any other exception is a bug and comes back as a RuntimeError
+carrying the child's traceback.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from ...errors import MemoryLimitExceeded, RscountError, TimeLimitExceeded
+from ...limits import number_text
+from ...progress import Known, Progress
+
+T = TypeVar("T")
+POLL = 0.1  # seconds between two looks at the child's memory
+GB = 2**30
+
+
+def run_stoppable(
+    fn: Callable[..., T],
+    *args: Any,
+    timeout: float | None = None,
+    what: str = "",
+    progress: Progress | None = None,
+    memory: float | None = None,
+    elapsed: float = 0.0,
+) -> T:
+    """fn(*args) in a forked child; TimeLimitExceeded (naming `what`) after `timeout` seconds, or
+    MemoryLimitExceeded once the child (with its children) holds more than `memory` GB, with what
+    the child last reported through `progress.known` (if `progress` is given: the child's copy of
+    it forwards its reports). `elapsed` seconds of the time limit were spent before this call."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+
+    def child() -> None:
+        die_with_parent()
+        if progress is not None:
+            progress.sink = lambda state: sender.send(("known", state))
+        try:
+            sender.send(("ok", fn(*args)))
+        except RscountError as exc:
+            sender.send(("user", exc))
+        except MemoryError:
+            sender.send(("memory", None))
+        except BaseException:  # an internal error: hand the traceback to the parent
+            sender.send(("bug", traceback.format_exc()))
+
+    process = context.Process(target=child, daemon=True)
+    start_process(process)
+    sender.close()
+    watch = _Watch(process.pid, timeout, memory, what, elapsed)
+    try:
+        kind, payload = watch.receive(receiver)
+    except EOFError:
+        process.join()
+        if memory is not None and process.exitcode in (-9, -6, -11):  # killed, aborted or crashed
+            raise MemoryLimitExceeded(memory, what, *watch.known_now()) from None
+        raise RuntimeError(f"the counting process died (exit code {process.exitcode})") from None
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+    if kind == "memory":
+        raise MemoryLimitExceeded(memory or 0, what, *watch.known_now())
+    if kind == "user":
+        raise payload
+    if kind == "bug":
+        raise RuntimeError(f"counting failed in the child process:\n{payload}")
+    return payload  # type: ignore[no-any-return]
+
+
+class _Watch:
+    """The parent's side of a child: its result, its reports of what is known until then, and the
+    limits: TimeLimitExceeded at the deadline, MemoryLimitExceeded past the memory limit."""
+
+    def __init__(
+        self, pid: int | None, timeout: float | None, memory: float | None, what: str, elapsed: float
+    ) -> None:
+        self.pid = pid
+        self.timeout = timeout
+        self.memory = memory
+        self.what = what
+        self.deadline = None if timeout is None else time.monotonic() + timeout - elapsed
+        self.known: Known = {}
+
+    def known_now(self) -> tuple[str, Known]:
+        """What the child last reported, in words and as data."""
+        return known_text(self.known), self.known
+
+    def receive(self, receiver: Any) -> tuple[str, Any]:
+        """The child's result (kind, payload)."""
+        while True:
+            left = None if self.deadline is None else self.deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeLimitExceeded(self.timeout or 0, self.what, *self.known_now())
+            wait = left if self.memory is None else POLL if left is None else min(left, POLL)
+            if not receiver.poll(wait):
+                if self.memory is not None and self.pid and tree_memory(self.pid) > self.memory * GB:
+                    raise MemoryLimitExceeded(self.memory, self.what, *self.known_now())
+                continue
+            kind, payload = receiver.recv()
+            if kind != "known":
+                return kind, payload
+            self.known = payload
+
+
+def tree_memory(pid: int) -> int:
+    """Resident bytes of process `pid` and all its descendants (Linux /proc; 0 where there is none)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total, todo, seen = 0, [pid], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            with open(f"/proc/{current}/statm") as statm:
+                total += int(statm.read().split()[1]) * page
+            for thread in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{thread}/children") as children:
+                    todo.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError, IndexError):  # the process ended meanwhile, or no /proc
+            continue
+    return total
+
+
+def known_text(known: Known) -> str:
+    """`at least 1200 optimal maps (3 of 40 classes counted)`, or '' when nothing is known."""
+    if "lower_bound" not in known:
+        return ""
+    done, total = known.get("classes_done"), known.get("classes_total")
+    if "tuples_done" in known:
+        done, total = known["tuples_done"], known.get("tuples_total")
+        what = f"{done} of {total} source tuples of the first label group summed"
+    elif total is not None:
+        what = f"{done} of {total} permutation classes counted"
+    elif "classes_found" in known:
+        what = f"{known['classes_found']} permutation classes found so far, none counted"
+    else:
+        what = f"{done} permutation classes counted, more not yet found"
+    return f"at least {number_text(known['lower_bound'], 40)} optimal maps ({what})"
+
+
+def start_process(process: multiprocessing.process.BaseProcess) -> None:
+    """Start `process`, also from a daemonic process such as a Dask worker. multiprocessing refuses
+    children of daemons so that none outlive them; run_stoppable always kills and joins its child."""
+    config = multiprocessing.current_process()._config  # type: ignore[attr-defined]
+    daemonic = config.get("daemon", False)
+    config["daemon"] = False
+    try:
+        process.start()
+    finally:
+        config["daemon"] = daemonic
+
+
+def die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies, so that no count outlives the command
+    that started it (a no-op elsewhere)."""
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the request
+        os._exit(1)

@@ -1,0 +1,101 @@
+"""Independent jobs side by side: in this process, on a local process pool (`jobs`), or on an
+existing Dask distributed cluster (`dask`: the scheduler's address). Results come back in input
+order."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from ...errors import InvalidSetting
+from ...progress import Progress
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def default_jobs() -> int:
+    """One job per core this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def run_jobs(
+    fn: Callable[[Item], Result],
+    items: Sequence[Item],
+    jobs: int | None = None,
+    dask: str | None = None,
+    progress: Progress | None = None,
+    what: str = "jobs",
+    crashed: Callable[[Item], Result] | None = None,
+) -> list[Result]:
+    """[fn(item) for item in items], run on `jobs` local processes (1: in this process) or on the
+    Dask scheduler at address `dask`. `fn` and the items must be picklable (module-level functions).
+    A local worker that dies (a crash in C code) breaks its pool: the items it left unfinished are
+    run again one by one, each in a pool of its own, and an item that kills that one too gets
+    `crashed(item)` as its result (without `crashed`, the error propagates)."""
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise InvalidSetting("jobs", f"must be at least 1, not {jobs}")
+    if dask:
+        return _on_dask(fn, items, dask, progress, what)
+    if jobs == 1 or len(items) <= 1:
+        here = []
+        for done, item in enumerate(items):
+            _show(progress, what, done, len(items))
+            here.append(fn(item))
+        return here
+    results: list[Any] = [None] * len(items)
+    again = []
+    with ProcessPoolExecutor(min(jobs, len(items))) as pool:
+        futures = {pool.submit(fn, item): index for index, item in enumerate(items)}
+        for done, future in enumerate(as_completed(futures), 1):
+            try:
+                results[futures[future]] = future.result()
+            except BrokenProcessPool:
+                again.append(futures[future])
+            _show(progress, what, done, len(items))
+    for index in again:
+        results[index] = _alone(fn, items[index], crashed)
+    return results
+
+
+def _alone(fn: Callable[[Item], Result], item: Item, crashed: Callable[[Item], Result] | None) -> Result:
+    """fn(item) in a process pool of its own; `crashed(item)` when that process dies."""
+    with ProcessPoolExecutor(1) as pool:
+        try:
+            return pool.submit(fn, item).result()
+        except BrokenProcessPool:
+            if crashed is None:
+                raise
+            return crashed(item)
+
+
+def _on_dask(
+    fn: Callable[[Item], Result], items: Sequence[Item], address: str, progress: Progress | None, what: str
+) -> list[Result]:
+    try:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+    except ImportError:
+        raise InvalidSetting("dask", "needs Dask distributed (pip install 'rscount[dask]')") from None
+    try:
+        client = Client(address, timeout="20s")  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:
+        raise InvalidSetting("dask", f"cannot reach the scheduler at {address} ({exc})") from None
+    with client:
+        futures = client.map(fn, list(items), pure=False)
+        index = {future.key: i for i, future in enumerate(futures)}
+        results: list[Any] = [None] * len(items)
+        completed = dask_completed(futures)  # type: ignore[no-untyped-call]
+        for done, future in enumerate(completed, 1):
+            results[index[future.key]] = future.result()
+            _show(progress, what, done, len(items))
+    return results
+
+
+def _show(progress: Progress | None, what: str, done: int, total: int) -> None:
+    if progress:
+        progress.update(f"{what}: {done}/{total} done", force=True)

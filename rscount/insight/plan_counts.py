@@ -1,0 +1,70 @@
+"""The counts behind `rscount advise`: modified tasks counted in parallel under one time limit."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..counting.jobs import CountJob, CountOutcome, run_count
+from ..counting.processes.parallel import run_jobs
+from ..counting.settings import CountSettings, Method
+from ..errors import NotApplicable, TimeLimitExceeded
+from ..progress import Progress
+from ..task.model import Task
+from .steps import Step, apply_steps
+
+
+@dataclass
+class Advisor:
+    """Counts modified tasks (through `run_jobs`, under one overall time limit: the settings'
+    timeout) and keeps score; `jobs` local processes or the Dask scheduler at `dask`."""
+
+    task: Task
+    settings: CountSettings
+    jobs: int | None = None
+    dask: str | None = None
+    progress: Progress | None = None
+    counts: int = 0
+
+    def __post_init__(self) -> None:
+        timeout = self.settings.timeout
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.mode = self.settings.mode_for(self.task)
+
+    def remaining(self) -> float | None:
+        """Seconds left of the time limit (None: no limit); TimeLimitExceeded once it has passed."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeLimitExceeded(self.settings.timeout or 0, "advise")
+        return left
+
+    def count(self, plans: Sequence[Sequence[Step]], what: str) -> list[CountOutcome]:
+        """Count the task after each plan; a failed count (time limit included) is an error."""
+        return self.count_tasks([apply_steps(self.task, p) for p in plans], what)
+
+    def count_tasks(
+        self, tasks: Sequence[Task], what: str, method: Method | None = None
+    ) -> list[CountOutcome]:
+        """Count tasks (by `method`, default the advisor's); a failed count is an error."""
+        settings = self.settings.replace(
+            mode=self.mode, method=method or self.settings.method, timeout=self.remaining()
+        )
+        jobs = [CountJob(t, settings) for t in tasks]
+        outcomes = run_jobs(run_count, jobs, self.jobs, self.dask, self.progress, what)
+        self.counts += len(outcomes)
+        for outcome in outcomes:
+            if outcome.limit:
+                raise TimeLimitExceeded(self.settings.timeout or 0, "advise")
+            if outcome.error is not None:
+                raise NotApplicable(f"advise: {outcome.error}")
+        return outcomes
+
+
+def counted(outcome: CountOutcome) -> int:
+    """The count of an outcome that succeeded (Advisor.count_tasks raises on the others)."""
+    if outcome.count is None:
+        raise RuntimeError(f"advise: a failed count was not reported: {outcome.error}")
+    return outcome.count
