@@ -11,6 +11,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .errors import (
+    CountsDisagree,
     InvalidInput,
     InvalidSetting,
     LimitReached,
@@ -52,6 +53,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "CountsDisagree",
     "__version__",
     "load_task",
     "task_from_dict",

@@ -51,6 +51,7 @@ def _settings(
     seed: int,
     timeout: float | None,
     memory: float | None = None,
+    cross_check: bool = False,
 ) -> CountSettings:
     return CountSettings(
         Method.parse(method),
@@ -60,6 +61,7 @@ def _settings(
         seed,
         timeout,
         memory,
+        cross_check=cross_check,
     )
 
 
@@ -72,11 +74,14 @@ def count(
     seed: int = 1,
     timeout: float | None = None,
     memory: float | None = None,
+    cross_check: bool = False,
 ) -> CountResult:
     """Count the optimal concept maps of a task (or task file) as `rscount count` does; with a
     `timeout` (seconds) or `memory` (GB), the count runs in a child process stopped at that limit
-    (TimeLimitExceeded, MemoryLimitExceeded)."""
-    return count_in_child(_task(task), _settings(method, mode, epsilon, delta, seed, timeout, memory))
+    (TimeLimitExceeded, MemoryLimitExceeded); `cross_check` recounts an exact answer by an
+    independent route (details["cross_check"]; CountsDisagree when they differ)."""
+    settings = _settings(method, mode, epsilon, delta, seed, timeout, memory, cross_check)
+    return count_in_child(_task(task), settings)
 
 
 def check(
@@ -88,10 +93,13 @@ def check(
     seed: int = 1,
     timeout: float | None = CHECK_TIMEOUT,
     memory: float | None = None,
+    cross_check: bool = False,
 ) -> CheckReport:
-    """The pre-training design check of a task (or task file): findings, count, expectations,
-    the concepts whose meaning it does not identify (`unidentified`) and its `status`."""
-    return check_task(_task(task), _settings(method, mode, epsilon, delta, seed, timeout, memory))
+    """The pre-training design check of a task (or task file): findings, count (recounted by an
+    independent route with `cross_check`), expectations, the concepts whose meaning it does not
+    identify (`unidentified`) and its `status`."""
+    settings = _settings(method, mode, epsilon, delta, seed, timeout, memory, cross_check)
+    return check_task(_task(task), settings)
 
 
 def explain(

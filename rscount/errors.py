@@ -163,6 +163,17 @@ class OutputExists(OutputError):
         super().__init__(path, "exists (not overwritten)", output)
 
 
+class CountsDisagree(RscountError):
+    """Two independent routes gave different exact counts of one task (a cross-check failed)."""
+
+    def __init__(self, first_method: str, first: int, second_method: str, second: int) -> None:
+        self.first, self.second = first, second
+        super().__init__(
+            f"cross-check failed: {first_method} counts {first}, {second_method} counts {second} "
+            "(one of them is wrong: please report it with the task)"
+        )
+
+
 class LimitReached(RscountError):
     """The work stopped at a resource limit; `known` says in words what was established before it
     (or ''), `partial` the same as data (e.g. lower_bound, classes_done, classes_total)."""

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 import yaml
-from conftest import REPO
+from support import REPO
 
 ACTION = yaml.safe_load((REPO / "action.yml").read_text())
 HOOKS = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())

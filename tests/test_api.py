@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import REPO
+from support import REPO
 
 import rscount
 from rscount.errors import RscountError

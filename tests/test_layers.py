@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from support import REPO
 
 PACKAGE = REPO / "rscount"
 FOUNDATION = {"errors", "progress", "version", "outputs", "limits", "sat"}  # importable by every stage

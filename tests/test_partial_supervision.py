@@ -11,12 +11,17 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from bruteforce import brute_force_count, brute_force_joint, brute_force_maps, brute_force_object_maps
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from randomtasks import SETTINGS, specs, symmetric_specs
-from test_forecast import assert_matches, reference
-from test_jrs import brute_force_jrs
+from references.bruteforce import (
+    brute_force_count,
+    brute_force_joint,
+    brute_force_maps,
+    brute_force_object_maps,
+)
+from references.forecast import assert_matches, reference
+from references.jrs import brute_force_jrs
+from strategies.randomtasks import SETTINGS, specs, symmetric_specs
 
 from rscount import count
 from rscount.errors import NotApplicable, RscountError

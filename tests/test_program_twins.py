@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO
 from pysat.solvers import Solver
+from support import REPO
 
 from rscount import count
 from rscount.knowledge.circuit import FALSE, CNFBuilder, compile_expr, exactly_one

@@ -7,7 +7,7 @@ import io
 import os
 import re
 
-from conftest import REPO
+from support import REPO
 
 
 def test_the_python_example_prints_what_its_comments_say():

@@ -1,6 +1,6 @@
-"""Every statement rscount makes about a task, against the oracle (tests/oracle.py: the optimal maps
-listed by brute force, values compared as values) on random tasks whose concepts are words, offset or
-negative integers and Booleans in either order, in domains of mixed sizes: the count in each mode,
+"""Every statement rscount makes about a task, against the oracle (tests/references/oracle.py: the
+optimal maps listed by brute force, values compared as values) on random tasks whose concepts are words,
+offset or negative integers and Booleans in either order, in domains of mixed sizes: the count in each mode,
 explain (unseen values, the maps shown, `involves`, unidentified concepts, the summary), check's
 verdict, forecast's exact fractions, advise's plans, and the joint reasoning shortcuts.
 `pytest --slow` runs ten times as many examples."""
@@ -13,8 +13,8 @@ from itertools import product
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mixedtasks import Drawn, object_tasks, plain_tasks
-from oracle import Truth, after_steps, cheaper_plan, jrs
+from references.oracle import Truth, after_steps, cheaper_plan, jrs
+from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
 
 import rscount
 

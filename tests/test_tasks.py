@@ -10,10 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
+from support import backend_result
 
 from rscount.counting.dispatch import count_problem
 from rscount.counting.engines.class_search import search as planning
-from rscount.counting.methods import BACKENDS
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding import value_codes
@@ -22,7 +22,6 @@ from rscount.knowledge.loading import load_task
 from rscount.knowledge.symmetry import object_blocks
 from rscount.task.expressions import evaluate, parse
 
-DECOMPOSE = BACKENDS["decompose"]
 TASKS = Path(__file__).resolve().parents[1] / "tasks"
 FILES = sorted(TASKS.glob("*.yaml"))
 
@@ -560,7 +559,7 @@ def test_pinned_count_holds_without_the_symmetry_reduction(name: str, monkeypatc
     monkeypatch.setattr(planning, "interchangeable_families", lambda t, blocks: [])
     monkeypatch.setattr(planning, "object_blocks", no_object_symmetry)
     t = task(name)
-    result = DECOMPOSE.count(CountProblem.of(encode(t)), CountSettings())
+    result = backend_result("decompose", t)
     assert result.count == t.expect["count"]
 
 
@@ -571,7 +570,7 @@ def test_pinned_count_holds_without_label_group_factors(name: str, monkeypatch) 
 
     monkeypatch.setattr(value_codes.ValueMapCoding, "label_groups", one_group)
     t = task(name)
-    result = DECOMPOSE.count(CountProblem.of(encode(t)), CountSettings())
+    result = backend_result("decompose", t)
     assert "label_groups" not in result.details
     assert result.count == t.expect["count"]
 
@@ -583,7 +582,7 @@ def test_kand_logic_3_pinned_count_holds_without_exchanging_whole_figures(monkey
 
     monkeypatch.setattr(planning, "object_blocks", without_families)
     t = task("kand-logic-3")
-    result = DECOMPOSE.count(CountProblem.of(encode(t, "objects")), CountSettings())
+    result = backend_result("decompose", t, "objects")
     assert result.details["classes"] == 12
     assert result.count == t.expect["count"]
 

@@ -148,6 +148,12 @@ def counting_options(parser: argparse.ArgumentParser, timeout: float | None = No
         help="stop after this long (reading the task included)" + per + "; exit code 3",
     )
     how.add_argument(
+        "--cross-check",
+        action="store_true",
+        help="recount an exact answer by an independent route (another backend); both figures and "
+        "exit code 2 if they disagree",
+    )
+    how.add_argument(
         "--memory",
         type=float,
         metavar="GB",
@@ -174,6 +180,7 @@ def settings(args: argparse.Namespace) -> CountSettings:
         timeout=args.timeout,
         memory=default_memory(jobs) if args.memory is None else args.memory,
         jobs=getattr(args, "class_jobs", None) or 1,
+        cross_check=args.cross_check,
     )
 
 
@@ -231,7 +238,7 @@ def task_from_args(args: argparse.Namespace) -> Task:
         name = Path(args.file).name.removesuffix(".cnf")
         cnf = dimacs.knowledge(dimacs.load(args.file), args.file)
         return checked(dimacs_task(name, cnf, spec, supervision))
-    task = load_task(args.file)
+    task = load_task(args.file, getattr(args, "mode", None))
     if support is None and supervision is None:
         return task
     old = task.support

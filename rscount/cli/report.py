@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..counting.processes.parallel import default_jobs
+from ..report.annotations import workflow_commands
 from ..report.batch import ERROR, FAILED, LIMIT, PASSED, BatchEntry, count_files, task_paths
 from ..report.files import check_report_outputs, markdown_report, summary_line, write_reports
 from ..report.pins import update_pins
@@ -32,6 +33,11 @@ def add_commands(sub: Any) -> None:
         "--update-pins",
         action="store_true",
         help="rewrite expect: count (or shortcuts) where an exact count moved, keeping the file's comments",
+    )
+    p.add_argument(
+        "--github-annotations",
+        action="store_true",
+        help="print a GitHub workflow command per task that did not pass, on its file's line",
     )
     p.add_argument("--jobs", type=int, metavar="N", help=f"tasks counted at once (default {default_jobs()})")
     p.add_argument("--dask", metavar="ADDRESS", help="count on this Dask distributed scheduler")
@@ -87,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {e.file}: {e.verdict}")
     if updated:
         print("pins updated:\n" + "\n".join(updated))
+    if args.github_annotations:
+        print("\n".join(workflow_commands(entries)))
     return exit_status(entries)
 
 

@@ -1,79 +1,74 @@
-"""`auto` and `approx` as tables: per counting mode, the ordered steps (when a step applies, which
-method, its budget, why it is chosen) that one short loop tries until a method answers. A method that
-declines (it does not apply, or would pass its budget) hands on what it learned; the next step that
-applies runs. README and docs/performance.md point here rather than retell the order.
+"""`auto` and `approx` as tables: per counting mode, steps (when a step applies, which method, its
+budget, why it is chosen) in three phases, read by one short loop. README and docs/performance.md
+point here rather than retell the order.
+
+- `first`: tried in order in this process: methods that answer or decline at once (closed forms, the
+  jrs sum, and for `approx` its estimators).
+- `race`: the exact methods whose condition holds, raced (rscount.counting.processes.race): each gets
+  an equal share of the processors, the first exact answer wins, and a method that stalls on a task
+  cannot starve one that would answer it. No threshold decides which method a task "should" take:
+  budgets only let a method decline early where it is known to be hopeless.
+- `last`: tried in order when every raced method declined (ApproxMC: an estimate with its guarantee).
 
 Every threshold is named once below, with the measurement behind it (2-core machine; benchmarks/)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..knowledge.labels import label_groups
 from ..progress import Progress
 from ..task.model import Mode
+from .bounds import upper_bounds
 from .budget import UNBOUNDED, Budget, Declined
 from .methods import BACKENDS
 from .methods.source_sets.backend import RESIDUAL_CONCEPTS
 from .problem import CountProblem
+from .processes.race import Entrant, race
 from .result import CountResult
 from .settings import CountSettings, Method
 
-# Source-tuples goes first when the label groups have at most this many source tuples and no tuple's
-# factor lists more value maps than that (MNMath, digits 0-9, 200 rows: 35 s against decompose's 141).
+# source-tuples declines when the label groups have more than this many source tuples, or a tuple's
+# factor lists more value maps than that (it would visit them all; MNMath, digits 0-9, 200 rows: 35 s
+# against decompose's 141 within these budgets).
 SOURCE_TUPLES_MAX = 2000
 TUPLE_MODELS = 2000
-# A label group over more concepts than source-sets tabulates by residuals (RESIDUAL_CONCEPTS) is
-# counted first by source-sets listing its readings by SAT, where the class search on the multiplexed
-# CNF stalls (random 3-CNF on 14 bits, 8192 rows: 2 s against over 60).
-GROUP_CONCEPTS = RESIDUAL_CONCEPTS
-# source-sets gives up past this many states of a group's programme and solver models of its readings.
+# source-sets declines past this many states of a group's residual table and solver models of its
+# readings (SDD-OIA with 32 rows and over a million classes: 2 s within them).
 SOURCE_SET_STATES = 1 << 18
 SOURCE_SET_MODELS = 20_000
-# decompose costs about 1.5 ms per permutation class on 8 Boolean concepts, so it counts at most this
-# many classes before the next step; classes that a SAT solver lists (sampled supports) are then
-# counted as found, with a lower bound all along, where ApproxMC on the whole CNF did not finish in
-# 300 s (SDD-OIA, 32 and 64 rows; benchmarks/reach.md).
-DECOMPOSE_MAX_CLASSES = 5000
-# A failed enumeration probe costs up to this many solver calls on the whole CNF (seconds on supports
-# of thousands of vectors); a count that enumeration finishes has at most this many classes, which
-# decompose, tried before, counts quickly.
+# A failed enumeration probe costs up to this many solver calls on the whole CNF; past it, enumerate
+# declines (a count it finishes has at most this many solver models).
 ENUMERATE_MODELS = 1000
 # decompose-approx runs ApproxMC once per permutation class (about 0.1 s at least), so `approx` uses
 # it only when few classes survive pruning; ApproxMC on the whole CNF otherwise.
 APPROX_DECOMPOSE_MAX_CLASSES = 64
+# A race that has run this long without an answer also looks for upper bounds (counts of the task on
+# fewer rows), so that a count stopped at a limit gives an interval; not before, as it takes a share
+# of the processors from the methods that answer.
+BOUNDS_AFTER = 10.0
+Phase = Literal["first", "race", "last"]
 
 
 @dataclass(frozen=True)
 class Condition:
-    """When a step applies: a test on the problem and the facts earlier steps learned, and its text."""
+    """When a step applies: a test on the problem, and its text."""
 
     text: str
-    holds: Callable[[CountProblem, dict[str, Any]], bool]
+    holds: Callable[[CountProblem], bool]
 
 
-def _widest_group(problem: CountProblem) -> int:
-    return max(len(concepts) for _, concepts in label_groups(problem.task))
-
-
-ALWAYS = Condition("always", lambda problem, facts: True)
+ALWAYS = Condition("always", lambda problem: True)
 WIDE_DOMAINS = Condition(
     "a concept has more than two values",
-    lambda problem, facts: max(len(c.values) for c in problem.task.concepts) > 2,
+    lambda problem: max(len(c.values) for c in problem.task.concepts) > 2,
 )
 WIDE_GROUP = Condition(
-    f"a label group reads more than {GROUP_CONCEPTS} concepts",
-    lambda problem, facts: _widest_group(problem) > GROUP_CONCEPTS,
-)
-NARROW_GROUPS = Condition(
-    f"every label group reads at most {GROUP_CONCEPTS} concepts",
-    lambda problem, facts: _widest_group(problem) <= GROUP_CONCEPTS,
-)
-CLASSES_BY_SAT = Condition(
-    "an earlier step's class search listed the classes by SAT",
-    lambda problem, facts: facts.get("classes_found_by") == "sat",
+    f"a label group reads more than {RESIDUAL_CONCEPTS} concepts (listed by SAT there)",
+    lambda problem: max(len(concepts) for _, concepts in label_groups(problem.task)) > RESIDUAL_CONCEPTS,
 )
 
 
@@ -82,6 +77,7 @@ class Step:
     """One row of a table: `reason` is printed with the count (`{max_classes}` and the other bounds
     are filled in from the budget)."""
 
+    phase: Phase
     when: Condition
     method: Method
     budget: Budget
@@ -91,60 +87,56 @@ class Step:
         return self.reason.format(**vars(self.budget))
 
 
-CLOSED = Step(ALWAYS, Method.CLOSED_FORM, UNBOUNDED, "a closed form applies")
+CLOSED = Step("first", ALWAYS, Method.CLOSED_FORM, UNBOUNDED, "a closed form applies")
 SETS = Budget(max_states=SOURCE_SET_STATES, max_models=SOURCE_SET_MODELS)
-DECOMPOSE = Step(
-    ALWAYS, Method.DECOMPOSE, Budget(max_classes=DECOMPOSE_MAX_CLASSES),
-    "at most {max_classes} permutation classes survive",
-)  # fmt: skip
-DECOMPOSE_AS_FOUND = Step(
-    CLASSES_BY_SAT, Method.DECOMPOSE, UNBOUNDED, "classes found by SAT: counted as found"
-)
+TUPLES = Budget(max_classes=SOURCE_TUPLES_MAX, max_models=TUPLE_MODELS)
+DECOMPOSE = Step("race", ALWAYS, Method.DECOMPOSE, UNBOUNDED, "first in the race: permutation classes summed")
+SEARCH = Step("race", ALWAYS, Method.SEARCH, UNBOUNDED, "first in the race: depth-first search")
 ENUMERATE = Step(
-    ALWAYS,
-    Method.ENUMERATE,
-    Budget(max_models=ENUMERATE_MODELS),
-    "at most {max_models} solver models, enumerated",
-)
-APPROXMC = Step(ALWAYS, Method.APPROXMC, UNBOUNDED, "ApproxMC on the whole CNF")
+    "race", ALWAYS, Method.ENUMERATE, Budget(max_models=ENUMERATE_MODELS),
+    "first in the race: at most {max_models} solver models, enumerated",
+)  # fmt: skip
+APPROXMC = Step("last", ALWAYS, Method.APPROXMC, UNBOUNDED, "every exact method declined: ApproxMC")
 
 AUTO: dict[Mode, tuple[Step, ...]] = {
     Mode.DISENTANGLED: (
         CLOSED,
         Step(
-            WIDE_DOMAINS,
-            Method.SOURCE_TUPLES,
-            Budget(max_classes=SOURCE_TUPLES_MAX, max_models=TUPLE_MODELS),
-            "concepts over wide domains, few source tuples: summed over them",
-        ),  # fmt: skip
-        Step(
-            WIDE_GROUP,
-            Method.SOURCE_SETS,
-            SETS,
-            "a wide label group: source sets, its readings listed by SAT",
+            "race", WIDE_DOMAINS, Method.SOURCE_TUPLES, TUPLES, "first in the race: summed over source tuples"
         ),
+        Step("race", WIDE_GROUP, Method.SOURCE_SETS, SETS, "first in the race: summed over source sets"),
         DECOMPOSE,
-        Step(
-            NARROW_GROUPS, Method.SOURCE_SETS, SETS, "too many permutation classes: summed over source sets"
-        ),
-        DECOMPOSE_AS_FOUND,
-        ENUMERATE,
+        SEARCH,
+        Step("race", ALWAYS, Method.SOURCE_SETS, SETS, "first in the race: summed over source sets"),
         APPROXMC,
     ),
-    Mode.OBJECTS: (CLOSED, DECOMPOSE, DECOMPOSE_AS_FOUND, ENUMERATE, APPROXMC),
-    Mode.JOINT: (CLOSED, ENUMERATE, Step(ALWAYS, Method.SDD, UNBOUNDED, "the joint CNF by SDD")),
-    Mode.JRS: (Step(ALWAYS, Method.JRS, UNBOUNDED, "the joint reasoning shortcuts' own sum"),),
+    Mode.OBJECTS: (CLOSED, DECOMPOSE, SEARCH, APPROXMC),
+    Mode.JOINT: (
+        CLOSED,
+        ENUMERATE,
+        Step("race", ALWAYS, Method.SDD, UNBOUNDED, "first in the race: the joint CNF by SDD"),
+    ),
+    Mode.JRS: (Step("first", ALWAYS, Method.JRS, UNBOUNDED, "the joint reasoning shortcuts' own sum"),),
 }
 
-PER_CLASS = Step(
-    ALWAYS, Method.DECOMPOSE_APPROX, Budget(max_classes=APPROX_DECOMPOSE_MAX_CLASSES),
-    "few permutation classes: ApproxMC per class",
-)  # fmt: skip
 APPROX: dict[Mode, tuple[Step, ...]] = {
-    Mode.DISENTANGLED: (PER_CLASS, APPROXMC),
-    Mode.OBJECTS: (PER_CLASS, APPROXMC),
-    Mode.JOINT: (APPROXMC,),
-}
+    mode: (
+        Step(
+            "first",
+            ALWAYS,
+            Method.DECOMPOSE_APPROX,
+            Budget(max_classes=APPROX_DECOMPOSE_MAX_CLASSES),
+            "few permutation classes: ApproxMC per class",
+        ),  # fmt: skip
+        Step("first", ALWAYS, Method.APPROXMC, UNBOUNDED, "ApproxMC on the whole CNF"),
+    )
+    for mode in (Mode.DISENTANGLED, Mode.OBJECTS)
+} | {Mode.JOINT: (Step("first", ALWAYS, Method.APPROXMC, UNBOUNDED, "ApproxMC on the whole CNF"),)}
+
+
+def cores() -> int:
+    """The processors this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def run(
@@ -153,14 +145,38 @@ def run(
     settings: CountSettings,
     progress: Progress | None,
 ) -> CountResult:
-    """The first answer of the steps of `problem`'s mode that apply, in order; the result's details
-    say why its step was chosen and why the steps before declined (`closed_forms_inapplicable`: why
-    no closed form applied). Declined if every step declines."""
-    facts: dict[str, Any] = {}
+    """The answer of the table's steps for `problem`'s mode, phase by phase; the result's details
+    say which step answered (`auto`), how the race went (`race`) and why no closed form applied
+    (`closed_forms_inapplicable`). Declined if every step declines."""
+    steps = [s for s in table.get(problem.mode, ()) if s.when.holds(problem)]
     declined: list[str] = []
-    for step in table.get(problem.mode, ()):
-        if not step.when.holds(problem, facts):
-            continue
+    facts: dict[str, Any] = {}
+    result: CountResult | None = None
+    for phase in ("first", "race", "last"):
+        of_phase = [s for s in steps if s.phase == phase]
+        chosen = [s for n, s in enumerate(of_phase) if s.method not in {t.method for t in of_phase[:n]}]
+        if phase == "race" and len(chosen) > 1:
+            result = _raced(chosen, problem, settings, progress, declined)
+        else:
+            result = _in_turn(chosen, problem, settings, progress, declined, facts)
+        if result is not None:
+            break
+    if result is None:
+        raise Declined(f"no method counts this task in the {problem.mode} mode: " + "; ".join(declined))
+    if "reasons" in facts:
+        result.details["closed_forms_inapplicable"] = facts["reasons"]
+    return result
+
+
+def _in_turn(
+    steps: list[Step],
+    problem: CountProblem,
+    settings: CountSettings,
+    progress: Progress | None,
+    declined: list[str],
+    facts: dict[str, Any],
+) -> CountResult | None:
+    for step in steps:
         try:
             result = BACKENDS[step.method].count(problem, settings, progress, step.budget)
         except Declined as exc:
@@ -168,8 +184,37 @@ def run(
             if step.method != Method.CLOSED_FORM:
                 declined.append(f"{step.method}: {exc}")
             continue
-        result.details["auto"] = step.why() + (f" (after {'; '.join(declined)})" if declined else "")
-        if "reasons" in facts:
-            result.details["closed_forms_inapplicable"] = facts["reasons"]
+        result.details["auto"] = step.why().replace("first in the race: ", "")
         return result
-    raise Declined(f"no step of the table counts the {problem.mode} mode: " + "; ".join(declined))
+    return None
+
+
+def _raced(
+    steps: list[Step],
+    problem: CountProblem,
+    settings: CountSettings,
+    progress: Progress | None,
+    declined: list[str],
+) -> CountResult | None:
+    def entrant(step: Step) -> Entrant:
+        return Entrant(
+            str(step.method),
+            lambda reports: BACKENDS[step.method].count(problem, settings, reports, step.budget),
+        )
+
+    entrants = [entrant(s) for s in steps]
+    if problem.mode in (Mode.DISENTANGLED, Mode.OBJECTS):
+        bounds = Entrant(
+            "upper bounds", lambda reports: upper_bounds(problem, settings, reports), BOUNDS_AFTER
+        )
+        entrants.append(bounds)
+    try:
+        outcome = race(entrants, cores(), progress)
+    except Declined as exc:
+        declined.append(str(exc))
+        return None
+    winner = next(s for s in steps if str(s.method) == outcome.winner.name)  # type: ignore[union-attr]
+    result: CountResult = outcome.result
+    result.details["auto"] = winner.why()
+    result.details["race"] = outcome.summary()
+    return result

@@ -12,6 +12,7 @@ from ..progress import Progress
 from ..task.model import Mode, Task
 from . import auto
 from .budget import UNBOUNDED, Declined
+from .cross_check import cross_check
 from .methods import BACKENDS
 from .problem import CountProblem
 from .result import CountResult
@@ -50,6 +51,8 @@ def count_problem(
             result = BACKENDS[_named(method, problem.mode)].count(problem, settings, progress, UNBOUNDED)
     except Declined as exc:
         raise NotApplicable(f"{method} in the {problem.mode} mode: {exc}") from None
+    if settings.cross_check:
+        result.details["cross_check"] = cross_check(problem, settings, result, progress)
     result.seconds = time.perf_counter() - start
     if problem.encoded:
         encoding = problem.encoding

@@ -51,7 +51,7 @@ def load_within(path: str | os.PathLike[str], settings: CountSettings) -> tuple[
     """The task file at `path`, read and checked within the settings' limits (a hostile file can
     ask for minutes of work or gigabytes before any count starts), and the settings for the rest
     of the job."""
-    return within(settings, f"reading {Path(path).name}", load_task, path)
+    return within(settings, f"reading {Path(path).name}", load_task, path, settings.mode)
 
 
 @dataclass(frozen=True)

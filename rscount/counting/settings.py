@@ -29,6 +29,7 @@ class Method(StrEnum):
     DECOMPOSE_APPROX = "decompose-approx"
     SOURCE_SETS = "source-sets"
     SOURCE_TUPLES = "source-tuples"
+    SEARCH = "search"
     APPROXMC = "approxmc"
     JRS = "jrs"  # the joint reasoning shortcuts' own sum (the jrs mode)
 
@@ -63,7 +64,8 @@ class CountSettings:
     """How to count a task. `mode` None counts in the task's own mode; `timeout` (seconds) and
     `memory` (GB) None set no limit (nor do infinite ones); epsilon and delta are ApproxMC's, used by
     approximate methods. `elapsed` is the part of the time limit an earlier step of the same job
-    (reading the task) used; `jobs` processes count permutation classes side by side."""
+    (reading the task) used; `jobs` processes count permutation classes side by side; `cross_check`
+    recounts an exact answer by an independent route (rscount.counting.cross_check)."""
 
     method: Method = Method.AUTO
     mode: Mode | None = None
@@ -74,6 +76,7 @@ class CountSettings:
     memory: float | None = None
     elapsed: float = 0.0
     jobs: int = 1
+    cross_check: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "method", Method.parse(self.method))

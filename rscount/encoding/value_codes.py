@@ -161,9 +161,9 @@ class ValueMapCoding:
         time per class)."""
         if not self._rows:
             task = self.task
-            for row in self.order:
+            for row, labels in zip(self.order, task.labels_of(self.order)):
                 idx = [c.index[value] for c, value in zip(task.concepts, row)]
-                self._rows.append((row, idx, task.support.supervised_on(row), task.label_of(row)))
+                self._rows.append((row, idx, task.support.supervised_on(row), labels))
         return self._rows
 
     def group_vars(self, pi: tuple[int, ...], group: tuple[list[str], list[int]]) -> int:

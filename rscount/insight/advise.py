@@ -31,7 +31,7 @@ from ..outputs import check_outputs, write_output
 from ..task.editing import edited_task_file
 from ..task.model import Mode, Task
 from ..task.support import all_rows, decode, domain_size
-from ..task.writing import task_data, task_yaml
+from ..task.writing import task_yaml
 from .plan_counts import Advisor, counted
 from .plan_search import Costs, SearchState, moves, search
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, annotation_label, apply_steps, step_text
@@ -164,9 +164,15 @@ class Advice:
     counts: int = 0
     seconds: float = 0.0
 
+    @property
+    def reached(self) -> bool:
+        """Whether the plan brings the task to at most `target` optimal maps (a search stopped by
+        its time limit may give a best plan that does not)."""
+        return self.final_count is not None and self.final_count <= self.target
+
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form of `rscount advise --json`."""
-        return {**asdict(self), "mode": str(self.mode)}
+        """The JSON form of `rscount advise --json`, with `reached`."""
+        return {**asdict(self), "mode": str(self.mode), "reached": self.reached}
 
 
 def advise(
@@ -195,6 +201,9 @@ def advise(
     first = advisor.count([[]], "counting the task")[0]
     state = SearchState([], counted(first))
     search_info: dict[str, Any] = {"greedy_steps": 0}
+    if task.program is not None and ANNOTATE in actions:  # its labels are the program's queries
+        actions = [a for a in actions if a != ANNOTATE]
+        search_info["left_out"] = f"{ANNOTATE}: a label of {task.program} is a query added to the program"
     stopped = False
     try:
         if counted(first) <= target:
@@ -253,7 +262,7 @@ def advise(
         stopped,
         verified,
         emit,
-        task_data(modified) if not stopped else None,
+        yaml.safe_load(text) if not stopped else None,
         advisor.counts,
         round(time.perf_counter() - start_time, 6),
     )

@@ -26,7 +26,7 @@ from ..knowledge.labels import ignored_concepts, label_values
 from ..limits import number_text
 from ..progress import Progress
 from ..task.expectations import Outcome, judge
-from ..task.model import Mode, Task
+from ..task.model import NO_ANSWER, Mode, Task
 from ..task.summary import describe
 from ..task.support import domain_size
 
@@ -239,6 +239,14 @@ def _constant_findings(task: Task) -> list[Finding]:
 def _knowledge_note(task: Task) -> str:
     vectors = number_text(domain_size(task.support.domains))
     labels = ", ".join(task.labels)
+    if task.answers or task.evidence:
+        unanswered = [f"where a query has no answer, {NO_ANSWER!r}"] if task.answers else []
+        unanswered += [f"where the evidence fails, {task.evidence} = 0"] if task.evidence else []
+        return (
+            f"knowledge: a program's labels ({labels}) on the {vectors} vectors of D ("
+            + "; ".join(unanswered)
+            + ": no training row may be labelled so)"
+        )
     return f"knowledge: one label per concept vector on all {vectors} vectors of D (labels {labels})"
 
 

@@ -12,10 +12,11 @@ from pysdd.sdd import SddManager, Vtree
 
 from ..task.model import Task
 from ..task.support import all_rows, domain_size
+from ..task.vectorized import evaluate_shared
 from .circuit import compile_expr, exactly_one
 from .copies import one_hot_inputs
 from .invariants import Undetermined
-from .labels import label_values
+from .labels import label_groups, label_values
 from .sdd import SddAlgebra, clauses_node, model_count
 
 ENUMERATE_MAX = 1 << 14  # concept spaces up to this size are tabulated; larger ones model-counted
@@ -30,6 +31,9 @@ def class_sizes(task: Task, wanted: Iterable[tuple[Any, ...]] | None = None) -> 
     if domain_size(domains) <= ENUMERATE_MAX:
         sizes = Counter(task.label_of(row) for row in all_rows(domains))
         return {y: n for y, n in sizes.items() if wanted is None or y in wanted}
+    groups = label_groups(task)
+    if all(domain_size([domains[j] for j in concepts]) <= ENUMERATE_MAX for _, concepts in groups):
+        return _grouped_class_sizes(task, groups, wanted)
     if wanted is None:
         combos = 1
         for values in label_values(task).values():
@@ -60,3 +64,33 @@ def _sdd_class_sizes(task: Task, wanted: set[tuple[Any, ...]]) -> dict[tuple[Any
         if n:
             sizes[y] = n
     return sizes
+
+
+def _grouped_class_sizes(
+    task: Task, groups: list[tuple[list[str], list[int]]], wanted: set[tuple[Any, ...]] | None
+) -> dict[tuple[Any, ...], int]:
+    """class_sizes when every label group's concepts span a small space: a group's labels depend on
+    its concepts alone and the groups share none, so |E(y)| is the product of the groups' class sizes
+    (a group without labels contributes its whole space)."""
+    names = list(task.labels)
+    per_group = []
+    for labels, concepts in groups:
+        space = list(product(*(task.concepts[j].values for j in concepts)))
+        base = {c.name: c.values[0] for c in task.concepts}
+        exprs = [task.labels[n] for n in labels]
+        counts: Counter[tuple[Any, ...]] = Counter()
+        for row in space:
+            assignment = {**base, **{task.concepts[j].name: v for j, v in zip(concepts, row)}}
+            counts[tuple(evaluate_shared(exprs, assignment))] += 1
+        per_group.append(([names.index(n) for n in labels], counts))
+    found: dict[tuple[Any, ...], int] = {}
+    for parts in product(*(counts.items() for _, counts in per_group)):
+        y: list[Any] = [None] * len(names)
+        size = 1
+        for (where, _), (values, n) in zip(per_group, parts):
+            for k, value in zip(where, values):
+                y[k] = value
+            size *= n
+        if wanted is None or tuple(y) in wanted:
+            found[tuple(y)] = size
+    return found

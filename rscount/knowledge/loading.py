@@ -10,22 +10,26 @@ from typing import Any
 
 from ..errors import CapExceeded, TaskError
 from ..task import files
-from ..task.model import Task
+from ..task.model import Mode, Task
+from .answers import complete_answers
 from .constraints import check_deterministic
 from .labels import label_values
 
 
 def checked(task: Task) -> Task:
-    """`task` itself, once its knowledge is checked; a TaskError naming the field otherwise."""
+    """`task` once its knowledge is checked (a TaskError naming the field otherwise), with a program's
+    queries decided (rscount.knowledge.answers)."""
+    task = complete_answers(task)
     check_deterministic(task)
     label_values(task)
     return task
 
 
-def load_task(path: str | os.PathLike[str]) -> Task:
+def load_task(path: str | os.PathLike[str], mode: Mode | str | None = None) -> Task:
     """Read a task file (YAML task, rsbench generator config, or DIMACS knowledge) and check its
-    knowledge; every problem is an error naming the file (and field or line)."""
-    task = files.read_task(path)
+    knowledge; every problem is an error naming the file (and field or line). `mode`: the mode it
+    will be counted in, when not the file's own (a program is then read for it)."""
+    task = files.read_task(path, None if mode is None else Mode.parse(mode))
     try:
         return checked(task)
     except (TaskError, CapExceeded) as exc:

@@ -1,5 +1,6 @@
 """Symmetries of a task: swaps of concepts (single concepts, whole objects, an attribute in every
-object) that never change the labels (checked by SAT on two copies of the knowledge) or that map
+object) that never change the labels (read off every vector where D is small, else checked by SAT
+on two copies of the knowledge) or that map
 the support onto itself with its labels; and the blocks of concepts they generate.
 
 Every symmetry used must also leave each concept-supervised vector as it is, so that it may act on
@@ -11,7 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from itertools import combinations
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ..task.model import Task
+from ..task.vectorized import on_all_vectors
 from .copies import Copies
 
 
@@ -76,23 +81,43 @@ def _fixes_supervision(task: Task, swap: Swap) -> bool:
 
 
 class KnowledgeSymmetry:
-    """Whether a swap of concepts never changes the labels, by SAT on two copies of the knowledge
-    (and leaves every concept-supervised vector as it is, so that it may act on predicted concepts)."""
+    """Whether a swap of concepts never changes the labels (and leaves every concept-supervised
+    vector as it is, so that it may act on predicted concepts): on a small D by comparing the labels
+    of every vector with those of its image, read off arrays; else by SAT on two copies of the
+    knowledge."""
 
     def __init__(self, task: Task) -> None:
         self.task = task
-        self.copies = Copies(task.concepts, task.labels)
-        self.x = self.copies.copy()
-        self.base = self.copies.labels(self.x)
+        self.table = _label_ids(task)
+        if self.table is None:
+            self.copies = Copies(task.concepts, task.labels)
+            self.x = self.copies.copy()
+            self.base = self.copies.labels(self.x)
 
     def __call__(self, swap: Swap) -> bool:
         """Whether `swap` is a symmetry of the knowledge that fixes every supervised vector."""
         if not _same_domains(self.task, swap) or not _fixes_supervision(self.task, swap):
             return False
+        if self.table is not None:
+            ids = self.table
+            return bool(np.array_equal(ids, ids.transpose(swap)))
         names = self.task.names
         moved = {names[i]: self.x[names[j]] for i, j in enumerate(swap)}
         changed = -self.copies.same_labels(self.base, self.copies.labels(moved))
         return self.copies.witness(changed, self.x) is None
+
+
+def _label_ids(task: Task) -> NDArray[np.int64] | None:
+    """A number per distinct label tuple, for every concept vector, as an array with an axis per
+    concept (None when D is too large to list or its values do not fit arrays)."""
+    tables = on_all_vectors(list(task.labels.values()), task.domains, task.names)
+    if tables is None:
+        return None
+    ids: dict[tuple[object, ...], int] = {}
+    size = len(tables[0]) if tables else 1
+    rows = zip(*(column.tolist() for column in tables)) if tables else [()] * size
+    flat = np.fromiter((ids.setdefault(tuple(r), len(ids)) for r in rows), dtype=np.int64, count=size)
+    return flat.reshape([len(c.values) for c in task.concepts])
 
 
 def support_symmetry(task: Task, swap: Swap) -> bool:

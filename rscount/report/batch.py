@@ -77,6 +77,9 @@ class BatchEntry:
     error: str | None = None
     unidentified: dict[str, Unidentified] | None = None  # for a failed pin: what may have moved
     joint: str = ""  # the catalogue's joint-shortcuts cell (a count in the jrs mode), when asked
+    error_field: str | None = None  # the task field an error names (`labels.y`, `support[3]`)
+    error_path: str | None = None  # the file an error is in, when not the task file (a program)
+    error_line: int | None = None  # the line of that file, when the error knows it
 
     def get(self, key: str) -> Any:
         """A field of the entry's JSON form: a record field (None when not counted), a description
@@ -143,6 +146,10 @@ def count_file(path: Path, settings: CountSettings, fail_on_shortcuts: bool = Fa
     except RscountError as exc:
         entry.status = LIMIT if isinstance(exc, LimitReached) else ERROR
         entry.error = str(exc)
+        entry.error_field = getattr(exc, "field", None) or None
+        where = getattr(exc, "path", None)
+        entry.error_path = where if where and Path(where).resolve() != path.resolve() else None
+        entry.error_line = getattr(exc, "line", None)
         entry.verdict = f"error: {exc}"
         entry.wall_seconds = time.perf_counter() - start
         return entry

@@ -56,7 +56,15 @@ def to_json(record: Any) -> str:
         return json.dumps(record)
 
 
-PROMOTED = ("auto", "closed_form", "formula", "closed_forms_inapplicable", "intended", "joint_shortcuts")
+PROMOTED = (
+    "auto",
+    "closed_form",
+    "formula",
+    "closed_forms_inapplicable",
+    "intended",
+    "joint_shortcuts",
+    "cross_check",
+)
 
 
 @dataclass

@@ -79,6 +79,13 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
     if "auto" in promoted:
         how += f", chosen as: {promoted['auto']}"
     lines.append(how + f"; {record.seconds:.2f} s")
+    if "cross_check" in promoted:
+        check = promoted["cross_check"]
+        lines.append(
+            f"cross-check: {check['method']} counts the same"
+            if check["method"]
+            else f"cross-check: not done ({check['why']})"
+        )
     if verbose and "closed_forms_inapplicable" in promoted:
         lines.append("no closed form applies: " + "; ".join(promoted["closed_forms_inapplicable"]))
     about = (

@@ -15,7 +15,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from .inputs import read_text
-from .model import Task
+from .model import Mode, Task
 from .support import Row
 
 
@@ -62,7 +62,8 @@ def edited_task_file(
     `supervised` rows appended, a {row, concepts} supervision entry per (row, concept) of `partial`,
     `annotated` labels (label -> concept) added, the count pinned to
     `pin` (or any pin removed when None), `comments` put first; None when the file is not a YAML
-    task file with concepts (or objects) and labels (an rsbench config, DIMACS)."""
+    task file with concepts (or objects) and labels, or a program task file whose rows are in the
+    task's order and that gains no label (an rsbench config, DIMACS)."""
     if path.suffix.lower() not in (".yaml", ".yml"):
         return None
     text = read_text(path)
@@ -72,7 +73,12 @@ def edited_task_file(
     offset = len(first.group(1)) if first else 0
     yaml.indent(mapping=2, sequence=offset + 2, offset=offset)
     data = yaml.load(text)
-    if not isinstance(data, CommentedMap) or "labels" not in data or not {"concepts", "objects"} & set(data):
+    if not isinstance(data, CommentedMap):
+        return None
+    if "program" in data:  # labels come from the program; rows stay in the file's concept order
+        if annotated or (task.mode == Mode.OBJECTS) != (str(data.get("mode")) == str(Mode.OBJECTS)):
+            return None
+    elif "labels" not in data or not {"concepts", "objects"} & set(data):
         return None
     support = task.support
     _extend(data, "support", added, [] if support.exhaustive else support.rows)

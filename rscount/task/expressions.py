@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from typing import Any
@@ -57,6 +57,38 @@ def interned(exprs: dict[str, Expr]) -> dict[str, Expr]:
 def var(name: str) -> Expr:
     """A concept reference."""
     return Expr("var", (name,))
+
+
+class LookupTable(Mapping[tuple[Any, ...], Any]):
+    """A label given as a table (a program rscount cannot read as formulas, e.g. answer-set
+    programs): concept values -> label value, immutable and hashable, so that it can be a constant."""
+
+    def __init__(self, table: Mapping[tuple[Any, ...], Any]) -> None:
+        self._table = dict(table)
+        self._hash = hash(frozenset(self._table.items()))
+
+    def __getitem__(self, key: tuple[Any, ...]) -> Any:
+        return self._table[key]
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LookupTable) and self._table == other._table
+
+    def __repr__(self) -> str:
+        return f"<table of {len(self._table)} entries>"
+
+
+def _lookup(*args: Any) -> Any:
+    """The value a LookupTable (the last argument) gives the other arguments."""
+    return args[-1][tuple(args[:-1])]
 
 
 def const(value: Any) -> Expr:
@@ -131,6 +163,7 @@ VALUE_OPS: dict[str, Callable[..., Any]] = {
     "Gt": lambda a, b: int(a > b),
     "Ge": lambda a, b: int(a >= b),
     "ITE": lambda c, a, b: a if _truth(c) else b,
+    "Lookup": _lookup,
 }
 OPS: dict[str, Callable[..., Any]] = {**LOGIC_OPS, **VALUE_OPS}
 ARITY: dict[str, tuple[int, int | None]] = {

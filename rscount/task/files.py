@@ -11,19 +11,20 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import CapExceeded, FormatError, TaskError, TaskFileError, quote
 from ..limits import CONCEPTS
 from . import dimacs
 from .annotations import SHOWN, Annotations, read_annotations
+from .asp_programs import read_asp
 from .benchmark_files import FORMATS, detect_format, read_clevr, read_kandy
 from .constraints import Constraints
 from .expectations import parse_expect
 from .expressions import Expr, parse
 from .families import cnf_expr, dimacs_task
 from .inputs import load_yaml, read_text
-from .model import Concept, Mode, Objects, Task, make_concept
+from .model import Concept, Mode, Objects, QueryAnswers, Task, make_concept
 from .program_objects import program_objects
 from .programs import read_program
 from .rsbench import is_generator_config, task_from_config
@@ -61,9 +62,10 @@ def is_dimacs(path: Path, text: str) -> bool:
     return False
 
 
-def read_task(path: str | os.PathLike[str]) -> Task:
+def read_task(path: str | os.PathLike[str], mode: Mode | None = None) -> Task:
     """The task a file describes (task file, rsbench config or DIMACS knowledge, exhaustive
-    support), as written; every problem names the file (and field or line)."""
+    support), as written; every problem names the file (and field or line). `mode`: the mode it will
+    be counted in, when a command line asks (a program is read as objects for the objects mode)."""
     path = Path(path)
     text = read_text(path)
     if is_dimacs(path, text):
@@ -72,7 +74,7 @@ def read_task(path: str | os.PathLike[str]) -> Task:
     try:
         if is_generator_config(data):
             return task_from_config(data, path.stem)
-        return read_mapping(data, path.stem, path.parent)
+        return read_mapping(data, path.stem, path.parent, mode)
     except (TaskError, CapExceeded) as exc:
         raise located(exc, path) from None
 
@@ -95,7 +97,7 @@ def _label(name: str, spec: Any, concepts: Sequence[Concept], base: Path) -> Exp
     return parse(spec, names, values, where)
 
 
-def read_mapping(data: Any, default_name: str, base: Path = Path(".")) -> Task:
+def read_mapping(data: Any, default_name: str, base: Path = Path("."), mode: Mode | None = None) -> Task:
     """The task a mapping in the task-file schema states, as written (paths in it relative to `base`);
     rscount.knowledge.loading.task_from_dict also checks its knowledge."""
     if not isinstance(data, dict):
@@ -104,7 +106,7 @@ def read_mapping(data: Any, default_name: str, base: Path = Path(".")) -> Task:
     if unknown:
         raise TaskError("", f"unknown field {quote(unknown[0])} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
     if "program" in data:
-        return _program_task(data, default_name, base)
+        return _program_task(data, default_name, base, mode)
     if "query" in data:
         raise TaskError("query", "only used with program: (a ProbLog or DeepProbLog file)")
     if ("concepts" in data) == ("objects" in data):
@@ -129,33 +131,82 @@ def read_mapping(data: Any, default_name: str, base: Path = Path(".")) -> Task:
         raise TaskError("completion", "only used with knowledge: (constraints over concepts and labels)")
     else:
         labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
-    return _task(data, default_name, (concepts, labels, objects, constraints, ()), support, files)
+    return _task(data, default_name, Knowledge(concepts, labels, objects, constraints, ()), support, files)
 
 
-def _program_task(data: Mapping[str, Any], default_name: str, base: Path) -> Task:
-    """A task whose concepts and labels come from a ProbLog / DeepProbLog program (`program:`); with
-    `mode: objects`, its neural predicates are the attributes of its inputs (rscount.task.program_objects)."""
+def _program_task(data: Mapping[str, Any], default_name: str, base: Path, mode: Mode | None) -> Task:
+    """A task whose concepts and labels come from a ProbLog / DeepProbLog program (`program:`); in the
+    objects mode (`mode: objects`, or `mode` from a command line), its neural predicates are the
+    attributes of its inputs (rscount.task.program_objects), and a support written in the program's
+    own concept order is reordered."""
     clash = sorted({"concepts", "objects", "labels", "knowledge", "completion"} & set(data))
     if clash:
         raise TaskError(clash[0], "not used with program: (the program gives the concepts and labels)")
     path = base / str(data["program"])
+    reader = read_asp if path.suffix == ".lp" else read_program
     try:
-        program = read_program(path, read_text(path), data.get("query"))
+        program = reader(path, read_text(path), data.get("query"))
     except FormatError as exc:
         raise TaskError("program", str(exc)) from None
     CONCEPTS.check(len(program.concepts), "program")
-    objects, labels, constraints, notes = None, program.labels, program.constraints, program.notes
-    concepts = program.concepts
-    if "mode" in data and Mode.parse(data["mode"]) == Mode.OBJECTS:
-        view = program_objects(program)
-        objects, labels, constraints = view.objects, view.labels, view.constraints
-        concepts = objects.concepts()
-        notes = tuple(n for n in notes if not n.startswith("concept ")) + view.notes
-    support, files = _support(data, concepts, list(labels), base, objects)
-    return _task(data, default_name, (concepts, labels, objects, constraints, notes), support, files)
+    knowledge = Knowledge(
+        program.concepts, program.labels, None, None, program.notes, program.answers, program.evidence
+    )
+    written = Mode.parse(data["mode"]) if "mode" in data else None
+    if Mode.OBJECTS not in (written, mode):
+        support, files = _support(data, knowledge.concepts, list(knowledge.labels), base)
+        return _task(data, default_name, knowledge, support, files)
+    view = program_objects(program)
+    notes = tuple(n for n in program.notes if not n.startswith("concept ")) + view.notes
+    knowledge = knowledge._replace(
+        concepts=view.objects.concepts(),
+        labels=view.labels,
+        objects=view.objects,
+        notes=notes,
+        answers=view.answers,
+    )
+    if written == Mode.OBJECTS:
+        support, files = _support(data, knowledge.concepts, list(knowledge.labels), base, knowledge.objects)
+    else:
+        own, files = _support(data, program.concepts, list(program.labels), base)
+        support = _renamed(own, view.names, knowledge.concepts)
+    return _task({**data, "mode": str(Mode.OBJECTS)}, default_name, knowledge, support, files)
 
 
-Knowledge = tuple[tuple[Concept, ...], dict[str, Expr], Objects | None, Constraints | None, tuple[str, ...]]
+def _renamed(support: Support, names: Mapping[str, str], concepts: Sequence[Concept]) -> Support:
+    """`support` (over a program's own concepts) over `concepts`, its columns renamed by `names`."""
+    order = [c.name for c in concepts]
+    where = [support.names.index(old) for old in sorted(names, key=lambda old: order.index(names[old]))]
+
+    def row(values: Sequence[Any]) -> list[Any]:
+        return [values[i] for i in where]
+
+    supervised = [
+        {"row": row(e["row"]), "concepts": [names[c] for c in e["concepts"]]}
+        if isinstance(e, dict)
+        else row(e)
+        for e in support.supervision()
+    ]
+    rows = support.given_rows()
+    return Support(
+        order,
+        [c.values for c in concepts],
+        None if rows is None else [row(r) for r in rows],
+        supervised,
+        source=support.source,
+    )
+
+
+class Knowledge(NamedTuple):
+    """What a task file's knowledge gives its task."""
+
+    concepts: tuple[Concept, ...]
+    labels: dict[str, Expr]
+    objects: Objects | None
+    constraints: Constraints | None
+    notes: tuple[str, ...]
+    answers: tuple[QueryAnswers, ...] = ()
+    evidence: str | None = None
 
 
 def _task(
@@ -167,7 +218,7 @@ def _task(
 ) -> Task:
     """The task of a task file's mapping, given its concepts, labels, objects, constraints and notes;
     annotation files whose label cells contradict the knowledge are refused."""
-    concepts, labels, objects, constraints, notes = knowledge
+    concepts, labels, objects, constraints, notes, answers, evidence = knowledge
     task = Task(
         str(data.get("name", default_name)),
         concepts,
@@ -180,6 +231,8 @@ def _task(
         constraints,
         notes,
         str(data["program"]) if "program" in data else None,
+        answers,
+        evidence,
     )
     for data_file in files:
         wrong = data_file.contradictions(list(task.labels), task.label_of)

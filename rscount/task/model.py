@@ -15,12 +15,15 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+import numpy as np
+
 from ..errors import TaskError, quote, short
 from ..limits import VALUES
 from .constraints import Constraints
-from .expressions import OPS, Expr, evaluate, free_names, normalise, parse
+from .expressions import OPS, Expr, free_names, normalise, parse
 from .support import Support
 from .tables import table_rows
+from .vectorized import TooLarge, evaluate_shared, tabulate
 
 Value = int | str  # a concept value (Booleans are 0/1)
 
@@ -53,6 +56,11 @@ class Concept:
     def index(self) -> dict[Value, int]:
         """Position of each value in the domain."""
         return {v: i for i, v in enumerate(self.values)}
+
+    @property
+    def is_words(self) -> bool:
+        """Whether some value is a word (arrays of its values then hold Python objects)."""
+        return any(isinstance(v, str) for v in self.values)
 
 
 def make_concept(name: Any, values: Any, where: str = "concepts") -> Concept:
@@ -92,6 +100,28 @@ class Objects:
         )
 
 
+NO_ANSWER = "no answer"  # the label of a vector on which a program's query has no answer
+
+
+@dataclass(frozen=True)
+class QueryAnswers:
+    """A program's query with variables: the query as written, its variables (a label each), and its
+    ground answers, each the variables' values and the condition over the concepts under which it
+    holds. The knowledge stage decides whether one answer holds at a time (a label per variable, `no
+    answer` where none holds) or several (the label is the set of answers: a 0/1 label per answer)."""
+
+    query: str
+    variables: tuple[str, ...]
+    answers: tuple[tuple[tuple[Value, ...], Expr], ...]
+    set_labels: tuple[str, ...] = ()  # set-valued: the 0/1 label of each answer, in order
+
+    def empty(self, labels: Mapping[str, Any]) -> bool:
+        """Whether no answer holds, given a vector's label values."""
+        if self.set_labels:
+            return not any(labels[name] for name in self.set_labels)
+        return bool(labels[self.variables[0]] == NO_ANSWER)
+
+
 @dataclass(frozen=True)
 class Task:
     """A learning task: concepts, knowledge (label name -> expression) and training support.
@@ -112,6 +142,8 @@ class Task:
     constraints: Constraints | None = None
     notes: tuple[str, ...] = ()  # what reading the task's file decided or left out, shown by `check`
     program: str | None = None  # the program file (`program:`) the concepts and labels were read from
+    answers: tuple[QueryAnswers, ...] = ()  # a program's queries with variables, whose labels these are
+    evidence: str | None = None  # the label that is a program's evidence (1 where it holds)
 
     def __post_init__(self) -> None:
         if self.mode is None:
@@ -130,6 +162,14 @@ class Task:
                 raise TaskError(f"labels.{label}", f"unknown concept {quote(sorted(unknown)[0])}")
         if self.support.domains != [c.values for c in self.concepts]:
             raise TaskError("support", "its domains are not the concepts' domains")
+        if (self.answers or self.evidence) and not self.support.exhaustive:
+            rows = self.support.rows
+            for row, labels in zip(rows, self.labels_of(rows)):
+                why = self.unanswered(row, labels)
+                if why:
+                    raise TaskError(
+                        "support", f"row {quote(list(row))}: {why}, so it has no label to train on"
+                    )
 
     @property
     def names(self) -> list[str]:
@@ -150,14 +190,43 @@ class Task:
     def label_of(self, row: Sequence[Any]) -> tuple[Any, ...]:
         """The label values the knowledge gives to one concept vector."""
         assignment: Mapping[str, Any] = dict(zip(self.names, row))
-        values = []
-        for name, expr in self.labels.items():
+        try:
+            return tuple(evaluate_shared(list(self.labels.values()), assignment))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            pass
+        for name, expr in self.labels.items():  # which label: each alone
             try:
-                values.append(normalise(evaluate(expr, assignment)))
+                evaluate_shared([expr], assignment)
             except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
                 shown = short(str(exc))
                 raise TaskError(f"labels.{name}", f"undefined on {quote(list(row))}: {shown}") from None
-        return tuple(values)
+        raise AssertionError("the labels failed together but not one by one")
+
+    def labels_of(self, rows: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
+        """label_of of many rows at once (arrays over the rows, each shared node once; row by row
+        where the arrays cannot hold the values or some row is undefined, to name it)."""
+        columns = {
+            c.name: np.array([row[i] for row in rows], dtype=object if c.is_words else np.int64)
+            for i, c in enumerate(self.concepts)
+        }
+        try:
+            found = tabulate(list(self.labels.values()), columns, len(rows))
+        except (TooLarge, TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return [self.label_of(row) for row in rows]
+        if not found:
+            return [()] * len(rows)
+        return [tuple(map(normalise, values)) for values in zip(*(column.tolist() for column in found))]
+
+    def unanswered(self, row: Sequence[Any], labels: tuple[Any, ...] | None = None) -> str | None:
+        """Why the knowledge gives `row` (whose `labels` may be given) no label (a program's query
+        has no answer there, or its evidence does not hold), or None."""
+        values = dict(zip(self.labels, self.label_of(row) if labels is None else labels))
+        if self.evidence is not None and values[self.evidence] == 0:
+            return "the program's evidence does not hold"
+        for query in self.answers:
+            if query.empty(values):
+                return f"query {short(query.query)} has no answer"
+        return None
 
     def with_support(
         self, rows: Iterable[Sequence[Any]] | None, supervised: Iterable[Any] | None = None

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import TaskError, quote
-from .constraints import Constraints
 from .expressions import Expr, call, var
-from .model import Concept, Objects
+from .model import Concept, Objects, QueryAnswers
 from .programs import Program
 
 
@@ -21,8 +20,11 @@ class ProgramObjects:
 
     objects: Objects
     labels: dict[str, Expr]
-    constraints: Constraints | None
+    answers: tuple[QueryAnswers, ...]
     notes: tuple[str, ...]
+    names: dict[
+        str, str
+    ]  # each concept's name in the program's own view -> its name as an object's attribute
 
 
 def program_objects(program: Program) -> ProgramObjects:
@@ -52,11 +54,12 @@ def program_objects(program: Program) -> ProgramObjects:
     objects = Objects(len(inputs), tuple(attributes.items()))
     renamed = _Renaming(names)
     labels = {label: renamed(e) for label, e in program.labels.items()}
-    constraints = program.constraints
-    if constraints is not None:
-        constraints = Constraints(tuple(map(renamed, constraints.formulas)), constraints.domains)
+    answers = tuple(
+        QueryAnswers(q.query, q.variables, tuple((values, renamed(holds)) for values, holds in q.answers))
+        for q in program.answers
+    )
     notes = tuple(f"object {n} is input {item}" for n, item in enumerate(inputs, 1))
-    return ProgramObjects(objects, labels, constraints, notes)
+    return ProgramObjects(objects, labels, answers, notes, names)
 
 
 class _Renaming:

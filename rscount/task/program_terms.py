@@ -3,11 +3,11 @@ heads and bodies, matching a pattern against a ground term, binding variables, d
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from problog.errors import ProbLogError
 from problog.logic import AnnotatedDisjunction, Clause, Constant, Term, Var
 
 
@@ -21,13 +21,35 @@ def signature(term: Term) -> tuple[str, int]:
     return (name[1:-1] if len(name) > 1 and name[0] == name[-1] == "'" else name), term.arity
 
 
+ARITHMETIC = {
+    "/": operator.truediv,
+    "*": operator.mul,
+    "+": operator.add,
+    "-": operator.sub,
+}  # how a probability may be written: 1/6, 0.5*0.4, 1-0.25
+
+
 def weight(probability: Any) -> Fraction | None:
+    """A probability as written, exactly: `1/6` is 1/6 (six of them sum to 1), `0.15` is 3/20 (a
+    float read back as the shortest decimal that gives it, which is what its author wrote); None
+    for a learnable `t(_)` or anything else not a number."""
     if probability is None:
         return Fraction(1)
-    try:
-        return Fraction(str(float(probability.compute_value())))
-    except (ArithmeticError, ValueError, TypeError, AttributeError, ProbLogError):
-        return None
+    if isinstance(probability, Constant):
+        number = probability.value
+        if isinstance(number, bool) or not isinstance(number, int | float):
+            return None
+        return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
+    symbol, arity = signature(probability) if isinstance(probability, Term) else ("", 0)
+    if arity == 2 and symbol in ARITHMETIC:
+        left, right = (weight(a) for a in probability.args)
+        if left is None or right is None or (symbol == "/" and right == 0):
+            return None
+        return ARITHMETIC[symbol](left, right)  # type: ignore[no-any-return]
+    if arity == 1 and symbol == "-":
+        inner = weight(probability.args[0])
+        return None if inner is None else -inner
+    return None
 
 
 def heads(clause: Any) -> Iterator[Any]:

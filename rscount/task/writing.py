@@ -7,12 +7,21 @@ from typing import Any
 
 import yaml
 
+from ..errors import TaskError
 from .model import Task
 
 
 def task_data(task: Task) -> dict[str, Any]:
     """The task-file mapping of `task` (labels given by `knowledge:` constraints come out as the
-    label expressions they were completed into)."""
+    label expressions they were completed into). A program task is refused: its labels, queries
+    without answers and evidence are the program's, which expressions would not keep."""
+    if task.program is not None:
+        raise TaskError(
+            "program",
+            f"{task.name} reads its labels from {task.program}: rscount writes it back only by editing "
+            "its own task file, which it cannot do for this change (a label added, or rows in another "
+            "order than the file's)",
+        )
     data: dict[str, Any] = {"name": task.name}
     if task.description:
         data["description"] = task.description

@@ -14,6 +14,7 @@ from .enumerate.backend import EnumerateBackend
 from .jrs.backend import JrsBackend
 from .protocol import Backend
 from .sdd.backend import SddBackend
+from .search.backend import SearchBackend
 from .source_sets.backend import SourceSetsBackend
 from .source_tuples.backend import SourceTuplesBackend
 
@@ -29,5 +30,6 @@ BACKENDS: dict[Method, Backend] = {
         SourceTuplesBackend(),
         ApproxMCBackend(),
         JrsBackend(),
+        SearchBackend(),
     )
 }

@@ -137,11 +137,20 @@ def tree_memory(pid: int) -> int:
 
 
 def known_text(known: Known) -> str:
-    """`at least 1200 optimal maps (3 of 40 classes counted)`, or '' when nothing is known."""
-    if "lower_bound" not in known:
+    """`at least 1200 optimal maps (3 of 40 classes counted)`, `at least 1200 and at most 5000
+    optimal maps (...)`, a count whose cross-check was stopped, or '' when nothing is known."""
+    if "lower_bound" not in known and "upper_bound" not in known:
         return ""
+    lower = number_text(known.get("lower_bound", 1), 40)
+    if "counted_by" in known:
+        return (
+            f"{lower} optimal maps by {known['counted_by']} (its cross-check by another route did not finish)"
+        )
+    upper = f" and at most {number_text(known['upper_bound'], 40)}" if "upper_bound" in known else ""
     done, total = known.get("classes_done"), known.get("classes_total")
-    if "tuples_done" in known:
+    if "lower_bound" not in known:
+        what = "nothing counted yet"
+    elif "tuples_done" in known:
         done, total = known["tuples_done"], known.get("tuples_total")
         what = f"{done} of {total} source tuples of the first label group summed"
     elif total is not None:
@@ -150,7 +159,9 @@ def known_text(known: Known) -> str:
         what = f"{known['classes_found']} permutation classes found so far, none counted"
     else:
         what = f"{done} permutation classes counted, more not yet found"
-    return f"at least {number_text(known['lower_bound'], 40)} optimal maps ({what})"
+    if "upper_bound" in known:
+        what += f"; the upper bound counts the first {known['upper_bound_rows']} support rows alone"
+    return f"at least {lower}{upper} optimal maps ({what})"
 
 
 def start_process(process: multiprocessing.process.BaseProcess) -> None:

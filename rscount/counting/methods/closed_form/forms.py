@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
@@ -17,8 +17,8 @@ from typing import Any
 from ....knowledge.invariants import Undetermined, injective_in_sum, symmetric_counts
 from ....knowledge.label_classes import class_sizes
 from ....limits import number_text
-from ....task.model import Mode, Task
-from ....task.support import domain_size
+from ....task.model import Concept, Mode, Task
+from ....task.support import Support, domain_size
 from ...budget import Unsuited
 
 MAX_COUNT_BITS = 1 << 27  # a count needing more bits than this (about 40 million digits) is refused
@@ -64,27 +64,40 @@ def _require_whole_rows(task: Task) -> None:
 
 def joint(task: Task) -> ClosedForm:
     """Joint count (any alpha: D -> D): prod over unsupervised support vectors c of |E(c)|, times
-    |D|^(|D| - |S|) for the vectors outside the support (supervised vectors contribute 1)."""
+    |D|^(|D| - |S|) for the vectors outside the support (supervised vectors contribute 1; a vector
+    supervised on some concepts contributes the vectors of its class that keep those concepts)."""
     support = task.support
-    _require_whole_rows(task)
     total = domain_size(support.domains)
+    partial = support.partial
     try:
         if support.exhaustive:
             sizes = class_sizes(task)
             per_class = dict(sizes)
-            for row in support.supervised:
+            for row in [*support.supervised, *partial]:
                 per_class[task.label_of(row)] -= 1
         else:
-            per_class = Counter(task.label_of(r) for r in support.rows if r not in support.supervised)
+            free = [r for r in support.rows if r not in support.supervised and r not in partial]
+            per_class = Counter(task.label_of(r) for r in free)
             sizes = class_sizes(task, per_class)
+        factors: dict[int, int] = defaultdict(int)
+        for y, rows in per_class.items():
+            factors[sizes[y]] += rows
+        for row, on in partial.items():
+            factors[_kept_class(task, row, on)] += 1
     except Undetermined as exc:
         raise Unsuited(str(exc)) from None
-    factors: dict[int, int] = defaultdict(int)
-    for y, rows in per_class.items():
-        factors[sizes[y]] += rows
     factors[total] += total - support.size
     count, text = _power_product(factors)
     return ClosedForm(count, "prod_{c in S unsupervised} |E(c)| * |D|^(|D|-|S|)", text)
+
+
+def _kept_class(task: Task, row: tuple[Any, ...], on: Collection[int]) -> int:
+    """The vectors with `row`'s labels that keep `row`'s values on the concepts `on`."""
+    concepts = tuple(Concept(c.name, (row[j],)) if j in on else c for j, c in enumerate(task.concepts))
+    narrowed = dataclasses.replace(
+        task, concepts=concepts, support=Support(task.names, [c.values for c in concepts], [row])
+    )
+    return class_sizes(narrowed, [task.label_of(row)]).get(task.label_of(row), 0)
 
 
 def _typed_permanent(

@@ -21,7 +21,7 @@ from functools import cache
 from itertools import permutations, product
 from typing import Any
 
-from ....knowledge.labels import label_values
+from ....knowledge.labels import label_classes as classes_per_label
 from ....task.model import Task
 from ...budget import Unsuited
 from ...result import CountResult
@@ -41,8 +41,9 @@ def structure(task: Task) -> tuple[int, list[str], list[tuple[Any, ...]]]:
 
 
 def label_classes(task: Task) -> int:
-    """The classes an inference layer chooses from: tuples of the labels' values."""
-    return math.prod(len(values) for values in label_values(task).values())
+    """The classes an inference layer chooses from: tuples of the labels' classes (a truth-valued
+    label has 2, any other the values it takes on D)."""
+    return math.prod(len(values) for values in classes_per_label(task).values())
 
 
 def _partitions(items: Sequence[Any]) -> Iterator[tuple[dict[Any, int], int]]:

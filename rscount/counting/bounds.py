@@ -1,0 +1,44 @@
+"""A certified upper bound on a count while the count runs: the same task with only the first r
+support rows (r = 1, 2, 4, ...) counted exactly. Fewer rows ask fewer labels to be kept, so every
+optimal map of the task is one of the relaxed task's: each relaxed count is an upper bound, and the
+smallest one found so far is reported (`progress.known(upper_bound=...)`) beside the lower bounds the
+counting methods report, so that a count stopped at a limit still gives an interval. One row is a
+closed form in the disentangled mode; more rows are counted by search."""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import NoReturn
+
+from ..progress import Progress
+from ..task.model import Mode
+from ..task.support import all_rows
+from .budget import UNBOUNDED, Declined
+from .methods import BACKENDS
+from .problem import CountProblem
+from .settings import CountSettings, Method
+
+
+def upper_bounds(problem: CountProblem, settings: CountSettings, reports: Progress) -> NoReturn:
+    """Report ever smaller upper bounds, then decline (it never answers the count itself)."""
+    task = problem.task
+    support = task.support
+    rows = list(support.rows) if not support.exhaustive else None
+    size = support.size
+    best: int | None = None
+    r = 1
+    while r < size:
+        kept = rows[:r] if rows is not None else [list(row) for row in islice(all_rows(support.domains), r)]
+        relaxed = task.with_support(kept)
+        method = Method.CLOSED_FORM if r == 1 and problem.mode == Mode.DISENTANGLED else Method.SEARCH
+        try:
+            found = (
+                BACKENDS[method].count(CountProblem(relaxed, problem.mode), settings, None, UNBOUNDED).count
+            )
+        except Declined:
+            found = None
+        if found is not None and (best is None or found < best):
+            best = found
+            reports.known(upper_bound=best, upper_bound_rows=r)
+        r *= 2
+    raise Declined("upper bounds only")

@@ -1,0 +1,195 @@
+"""Several counting methods raced on one task: each in a forked child, at most `cores` of them running
+at once, the others paused (SIGSTOP), and every `slice` seconds of wall clock the running ones
+paused and the next ones in turn resumed (SIGCONT), so that each method gets an equal share of the
+machine and one that stalls cannot starve one that would answer: a method that answers alone in t
+seconds answers in the race within about t * (methods / cores). The slices start short and double
+each round up to SLICE, so a race among methods that each answer in milliseconds takes milliseconds.
+The first answer wins and the other children are killed; a method that declines (it does not apply,
+or passed its budget) leaves its turn to the next. What the children establish on the way
+(`progress.known`: lower bounds) is merged and passed up, the best of each kind kept."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from ...errors import RscountError
+from ...progress import Known, Progress
+from ..budget import Declined
+from .isolation import die_with_parent, start_process
+
+SLICE = 0.5  # seconds a running method keeps the processor before the next one's turn (at most)
+FIRST_SLICE = 0.02  # the first round's slice
+
+
+@dataclass
+class Entrant:
+    """One method in the race: its name and what it does (given a progress that reports upwards)."""
+
+    name: str
+    run: Callable[[Progress], Any]
+    delay: float = 0.0  # seconds of the race before this one may run (helpers that never answer)
+    process: multiprocessing.process.BaseProcess | None = None
+    receiver: Connection | None = None
+    outcome: str = "not started"
+    seconds: float = 0.0  # wall-clock seconds it held the processor
+    known: Known = field(default_factory=dict)
+
+
+@dataclass
+class Race:
+    """The entrants and the winner's result (None while no one answered)."""
+
+    entrants: list[Entrant]
+    winner: Entrant | None = None
+    result: Any = None
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per entrant: name, how it ended, the seconds it ran (for --verbose and the details)."""
+        return [
+            {"method": e.name, "outcome": e.outcome, "seconds": round(e.seconds, 3)} for e in self.entrants
+        ]
+
+
+def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = None) -> Race:
+    """Run the entrants as described above until one answers (its result in the Race) or all have
+    declined (Declined, saying why each did). A user error in one is raised at once; so is a
+    crash of one (RuntimeError, with its traceback)."""
+    state = Race(list(entrants))
+    turn = [e for e in state.entrants]  # round-robin order of those not finished
+    running: list[Entrant] = []
+    begun = time.monotonic()
+    slices = 0
+    try:
+        while any(e.delay == 0 for e in turn):  # helpers alone do not keep a race going
+            running = _resume(turn, running, max(1, cores), progress, time.monotonic() - begun)
+            started = time.monotonic()
+            length = min(SLICE, FIRST_SLICE * 2 ** min(slices * max(1, cores) // len(turn), 5))
+            slices += 1
+            ready = wait([e.receiver for e in running if e.receiver is not None], timeout=length)
+            held = time.monotonic() - started
+            for e in running:
+                e.seconds += held
+            for e in [e for e in running if e.receiver in ready]:
+                status = _read(state, e, progress)
+                if status == "answered":
+                    return state
+                if status == "declined":
+                    running.remove(e)
+                    turn.remove(e)
+            waiting = [e for e in turn if e not in running and e.delay <= time.monotonic() - begun]
+            if waiting:  # others wait: the running ones go to the back
+                for e in running:
+                    _signal(e, signal.SIGSTOP)
+                    turn.remove(e)
+                    turn.append(e)
+                running = []
+        why = "; ".join(f"{e.name}: {e.outcome}" for e in state.entrants if e.outcome != "not started")
+        raise Declined(f"every method declined ({why})")
+    finally:
+        for e in state.entrants:
+            if e.process is not None and e.process.is_alive():
+                e.process.kill()
+                e.process.join()
+                if e.outcome == "running":
+                    e.outcome = "stopped"
+
+
+def _resume(
+    turn: list[Entrant], running: list[Entrant], cores: int, progress: Progress | None, elapsed: float
+) -> list[Entrant]:
+    """The entrants that run this slice: those running, then the next in turn up to `cores`
+    (started if new and past its delay, resumed if paused)."""
+    for e in turn:
+        if len(running) >= cores:
+            break
+        if e in running or e.delay > elapsed:
+            continue
+        if e.process is None:
+            _start(e, progress)
+        else:
+            _signal(e, signal.SIGCONT)
+        running.append(e)
+    return running
+
+
+def _start(e: Entrant, progress: Progress | None) -> None:
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+
+    def child() -> None:
+        die_with_parent()
+        reports = Progress(enabled=False)
+        reports.sink = lambda known: sender.send(("known", known))
+        try:
+            sender.send(("ok", e.run(reports)))
+        except Declined as exc:
+            sender.send(("declined", str(exc)))
+        except RscountError as exc:
+            sender.send(("user", exc))
+        except MemoryError:
+            sender.send(("bug", "out of memory"))
+        except BaseException:
+            sender.send(("bug", traceback.format_exc()))
+
+    e.process = context.Process(target=child, daemon=True)
+    start_process(e.process)
+    sender.close()
+    e.receiver = receiver
+    e.outcome = "running"
+
+
+def _read(state: Race, e: Entrant, progress: Progress | None) -> str:
+    """Read what entrant `e` sent: 'answered' (the race is won), 'declined', or 'running' (a report
+    of progress)."""
+    assert e.receiver is not None
+    try:
+        kind, payload = e.receiver.recv()
+    except EOFError:
+        raise RuntimeError(f"the {e.name} counting process died (exit code {_exit_code(e)})") from None
+    if kind == "known":
+        e.known = payload
+        _merge(state, progress)
+        return "running"
+    if kind == "ok":
+        e.outcome = "answered"
+        state.winner, state.result = e, payload
+        return "answered"
+    if kind == "declined":
+        e.outcome = f"declined: {payload}"
+        return "declined"
+    if kind == "user":
+        raise payload
+    raise RuntimeError(f"counting by {e.name} failed in its process:\n{payload}")
+
+
+def _merge(state: Race, progress: Progress | None) -> None:
+    """What the entrants established so far, passed up: the best lower bound any reported (with its
+    details) and the smallest upper bound."""
+    known = [e.known for e in state.entrants]
+    lower = max((k for k in known if "lower_bound" in k), key=lambda k: k["lower_bound"], default={})
+    upper = min((k for k in known if "upper_bound" in k), key=lambda k: k["upper_bound"], default={})
+    merged = {**{k: v for k, v in upper.items() if k.startswith("upper")}, **lower}
+    if progress is not None and merged:
+        progress.known(**merged)
+
+
+def _signal(e: Entrant, sig: signal.Signals) -> None:
+    if e.process is not None and e.process.pid is not None and e.process.is_alive():
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(e.process.pid, sig)
+
+
+def _exit_code(e: Entrant) -> int | None:
+    if e.process is None:
+        return None
+    e.process.join(1)
+    return e.process.exitcode

@@ -1,0 +1,196 @@
+"""Knowledge written as a NeurASP program (`program: FILE.lp`), read with clingo.
+
+A neural rule `nn(digit(K, T), [v1, ...]) :- Body.` declares, for each way Body holds, K neural
+atoms `digit(k, T, V)` (k = 0..K-1), each one categorical concept (`digit_T`, or `digit_k_T` when K
+> 1) whose values are v1, ... (`a..b` lists a range). The rest is answer-set programming, read as
+written. rscount replaces each neural rule by the choice of exactly one value per atom and lets
+clingo enumerate every stable model at once: each model is a concept vector (its neural atoms) with
+what the program derives there. The query (`query: add2x2(R1, R2, C1, C2)`) gives the labels: its
+variables' values over a vector's stable models; a vector with no stable model, or no matching
+atom, has `no answer`; one whose models give several answers has the set of them (a 0/1 label per
+answer); a ground query is a Boolean label (it must hold in all of a vector's models or in none).
+
+Programs are data: no `#script`, `#include`, `#external`, `#program`, or embedded Python or Lua."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+from ..errors import TaskError, quote, short
+from .expressions import Expr, LookupTable, call, const, var
+from .model import NO_ANSWER, Concept, QueryAnswers
+from .programs import NAME_CHARS, Program, Reads, safe_name
+
+FORBIDDEN = ("#script", "#include", "#external", "#program", "#python", "#lua", "#end")
+NEURAL = re.compile(
+    r"^\s*nn\(\s*(?P<name>[a-z]\w*)\s*\(\s*(?P<outputs>\d+)\s*,\s*(?P<term>[^\[\]]+?)\)\s*,\s*"
+    r"\[(?P<values>[^\]]*)\]\s*\)\s*(?::-(?P<body>[^.]*(?:\.\.[^.]*)*))?\.\s*$",
+    re.M,
+)
+VECTORS_MAX = 1 << 17  # concept vectors (stable models) an ASP program's labels are tabulated over
+
+
+def read_asp(path: Path, text: str, query: Any) -> Program:
+    """The concepts and labels of the NeurASP program of `path` (its `text`) for `query`; a TaskError
+    naming the program where it is refused."""
+    import clingo  # loaded only for .lp programs
+
+    name = short(path.name)
+    for directive in FORBIDDEN:
+        if directive in text:
+            raise TaskError("program", f"{name}: {directive} is not allowed (a program is data)")
+    if not isinstance(query, str) or not query.strip():
+        raise TaskError("query", "an ASP program needs query: ATOM, e.g. add2x2(R1, R2, C1, C2)")
+    pattern = _pattern(query)
+    neural = list(NEURAL.finditer(text))
+    if not neural:
+        raise TaskError("program", f"{name}: no neural rule nn(name(K, T), [v1, ...]) :- ...")
+    rules = NEURAL.sub("", text)
+    choices = []
+    for n, found in enumerate(neural):
+        values = _values(found["values"], name)
+        body = found["body"].strip() if found["body"] else ""
+        last = int(found["outputs"]) - 1
+        choice = f"1 {{ {found['name']}(K, {found['term']}, V) : nn_value_{n}(V) }} 1 :- K = 0..{last}"
+        choices.append(
+            "".join(f"nn_value_{n}({v}).\n" for v in values) + choice + (f", {body}" if body else "") + "."
+        )
+    control = clingo.Control(["--models=0", "--warn=none", "--project=no"])
+    try:
+        control.add("base", [], rules + "\n" + "\n".join(choices))
+        control.ground([("base", [])])
+    except RuntimeError as exc:
+        raise TaskError("program", f"{name}: clingo could not ground it ({short(str(exc))})") from None
+    return _tabulated(control, neural, pattern, query, name)
+
+
+def _values(text: str, name: str) -> list[str]:
+    """The values of a neural rule's list: numbers, constants, `a..b` ranges."""
+    found: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if re.fullmatch(r"-?\d+\.\.-?\d+", item):
+            low, high = (int(x) for x in item.split(".."))
+            found += [str(v) for v in range(low, high + 1)]
+        elif re.fullmatch(r"-?\d+|[a-z]\w*", item):
+            found.append(item)
+        else:
+            raise TaskError("program", f"{name}: {quote(item)} is not a value of a neural rule")
+    if not found:
+        raise TaskError("program", f"{name}: a neural rule lists no values")
+    return found
+
+
+def _pattern(query: str) -> tuple[str, list[str | None], list[str]]:
+    """(predicate, per argument its constant or None for a variable, the variables in order)."""
+    match = re.fullmatch(r"\s*([a-z]\w*)\s*(?:\((.*)\))?\s*\.?\s*", query)
+    if not match:
+        raise TaskError("query", f"{quote(query)} is not an atom")
+    args = [a.strip() for a in match[2].split(",")] if match[2] else []
+    if any(not re.fullmatch(r"-?\d+|[a-z]\w*|[A-Z_]\w*", a) for a in args):
+        raise TaskError("query", f"{quote(query)}: arguments are constants or variables")
+    variables = [a for a in args if a[0].isupper() or a[0] == "_"]
+    return match[1], [None if a in variables else a for a in args], variables
+
+
+def _tabulated(control: Any, neural: Sequence[re.Match[str]], pattern: Any, query: str, name: str) -> Program:
+    """Every stable model enumerated: concepts from the neural atoms, labels tabulated per vector."""
+    predicate, constants, variables = pattern
+    names = {found["name"]: int(found["outputs"]) for found in neural}
+    values_of = {found["name"]: _values(found["values"], name) for found in neural}
+    slots: dict[tuple[str, int, str], None] = {}
+    for atom in control.symbolic_atoms:
+        symbol = atom.symbol
+        if symbol.name in names and len(symbol.arguments) == 3:
+            slots.setdefault((symbol.name, symbol.arguments[0].number, str(symbol.arguments[1])), None)
+    concepts, reads = [], []
+    for slot in slots:
+        label = slot[0] if names[slot[0]] == 1 else f"{slot[0]}_{slot[1]}"
+        domain = tuple(int(v) if re.fullmatch(r"-?\d+", v) else v for v in values_of[slot[0]])
+        concepts.append(Concept(safe_name(f"{label}_{slot[2]}")[:NAME_CHARS], domain))
+        reads.append((slot[0], (slot[2],)) if names[slot[0]] == 1 else None)
+    size = 1
+    for c in concepts:
+        size *= len(c.values)
+    if size > VECTORS_MAX:
+        raise TaskError(
+            "program",
+            f"{name}: {size} concept vectors; rscount tabulates an ASP program over at most {VECTORS_MAX}",
+        )
+    index = {slot: n for n, slot in enumerate(slots)}
+    answers: dict[tuple[Any, ...], set[tuple[Any, ...]]] = defaultdict(set)
+    holds: dict[tuple[Any, ...], set[bool]] = defaultdict(set)
+    with control.solve(yield_=True) as models:
+        for model in models:
+            vector: list[Any] = [None] * len(slots)
+            matched = set()
+            for s in model.symbols(atoms=True):
+                key = (
+                    (s.name, s.arguments[0].number, str(s.arguments[1]))
+                    if s.name in names and len(s.arguments) == 3
+                    else None
+                )
+                if key in index:
+                    value = s.arguments[2]
+                    vector[index[key]] = value.number if value.type.name == "Number" else str(value)
+                elif s.name == predicate and len(s.arguments) == len(constants):
+                    args = [str(a) for a in s.arguments]
+                    if all(c is None or c == a for c, a in zip(constants, args)):
+                        matched.add(tuple(_value(a) for c, a in zip(constants, s.arguments) if c is None))
+            answers[tuple(vector)].update(matched)
+            holds[tuple(vector)].add(bool(matched))
+    return _program(concepts, tuple(reads), answers, holds, query, variables)
+
+
+def _value(symbol: Any) -> Any:
+    return symbol.number if symbol.type.name == "Number" else str(symbol)
+
+
+def _program(
+    concepts: list[Concept],
+    reads: tuple[Reads | None, ...],
+    answers: dict[tuple[Any, ...], set[tuple[Any, ...]]],
+    holds: dict[tuple[Any, ...], set[bool]],
+    query: str,
+    variables: list[str],
+) -> Program:
+    keys = [var(c.name) for c in concepts]
+    notes: list[str] = []
+    every = list(product(*(c.values for c in concepts)))
+    if not variables:
+        mixed = next((v for v in every if len(holds.get(v, ())) > 1), None)
+        if mixed is not None:
+            raise TaskError(
+                "query", f"{quote(query)} holds in some stable models of {list(mixed)} and not in others"
+            )
+        label = safe_name(query)
+        table = {v: int(True in holds[v]) if v in holds else NO_ANSWER for v in every}
+        asked = QueryAnswers(query, (label,), ())
+        return Program(tuple(concepts), {label: _lookup(keys, table)}, (asked,), tuple(notes), reads, None)
+    several = any(len(found) > 1 for found in answers.values())
+    labels: dict[str, Expr] = {}
+    if several:
+        seen = sorted({a for found in answers.values() for a in found}, key=str)
+        names = [",".join(f"{v}={x}" for v, x in zip(variables, a)) for a in seen]
+        for answer_label, a in zip(names, seen):
+            labels[answer_label] = _lookup(keys, {v: int(a in answers.get(v, ())) for v in every})
+        asked = QueryAnswers(query, tuple(variables), (), tuple(names))
+        notes.append(
+            f"query {short(query)} has several answers on some vectors: its label is the set of them"
+        )
+    else:
+        for k, variable in enumerate(variables):
+            table = {v: next(iter(answers[v]))[k] if answers.get(v) else NO_ANSWER for v in every}
+            labels[variable] = _lookup(keys, table)
+            notes.append(f"label {variable} is {variable} in query {short(query)}")
+        asked = QueryAnswers(query, tuple(variables), ())
+    return Program(tuple(concepts), labels, (asked,), tuple(notes), reads, None)
+
+
+def _lookup(keys: list[Expr], table: dict[tuple[Any, ...], Any]) -> Expr:
+    """The expression reading `table` at the concepts' values."""
+    return call("Lookup", *keys, const(LookupTable(table)))

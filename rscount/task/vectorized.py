@@ -1,0 +1,182 @@
+"""Expressions evaluated on many concept vectors at once, as numpy arrays (label tables), and on one
+vector with every shared sub-expression evaluated once (a program's labels are DAGs: the same
+`holds` condition feeds every answer, and evaluating the tree as a tree repeats it exponentially).
+
+Both give exactly what rscount.task.expressions.evaluate gives: Python's floor division and modulo,
+0/1 truth values, and the same refusals anywhere in the input (a logical operator on a non-Boolean,
+a division or modulo by zero, a negative exponent; both branches of ITE are evaluated, as there).
+Integers stay below 2^62 in the arrays: beyond, TooLarge, and the caller evaluates vector by vector
+with Python's integers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import reduce
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .expressions import OPS, Expr, LookupTable, normalise
+
+BOUND = 1 << 62  # integer magnitude the int64 arrays may hold
+Array = NDArray[Any]
+
+
+class TooLarge(Exception):
+    """An intermediate integer may not fit an int64 array."""
+
+
+def evaluate_shared(exprs: Sequence[Expr], assignment: Mapping[str, Any]) -> list[Any]:
+    """The values of `exprs` on one concept vector, each shared node evaluated once."""
+    memo: dict[int, Any] = {}
+
+    def go(e: Expr) -> Any:
+        key = id(e)
+        if key not in memo:
+            if e.op == "var":
+                memo[key] = assignment[e.args[0]]
+            elif e.op == "const":
+                memo[key] = e.args[0]
+            else:
+                memo[key] = OPS[e.op](*(go(a) for a in e.args))
+        return memo[key]
+
+    return [normalise(go(e)) for e in exprs]
+
+
+SPACE_MAX = 1 << 17  # concept vectors small enough to evaluate everything on all of them at once
+
+
+def all_vectors(domains: Sequence[Sequence[Any]], names: Sequence[str]) -> tuple[dict[str, Array], int]:
+    """Columns holding every concept vector (first concept most significant), and their number."""
+    size = 1
+    for domain in domains:
+        size *= len(domain)
+    codes = np.arange(size, dtype=np.int64)
+    columns, stride = {}, size
+    for name, domain in zip(names, domains):
+        stride //= len(domain)
+        values = np.array(domain, dtype=object if any(isinstance(v, str) for v in domain) else np.int64)
+        columns[name] = values[(codes // stride) % len(domain)]
+    return columns, size
+
+
+def on_all_vectors(
+    exprs: Sequence[Expr], domains: Sequence[Sequence[Any]], names: Sequence[str]
+) -> list[Array] | None:
+    """The values of `exprs` on every concept vector when there are at most SPACE_MAX and the arrays
+    hold them (None: ask a solver instead); raises as evaluate would on some vector."""
+    size = 1
+    for domain in domains:
+        size *= len(domain)
+    if size > SPACE_MAX:
+        return None
+    columns, size = all_vectors(domains, names)
+    try:
+        return tabulate(exprs, columns, size)
+    except TooLarge:
+        return None
+
+
+def tabulate(exprs: Sequence[Expr], columns: Mapping[str, Array], size: int) -> list[Array]:
+    """The values of `exprs` on `size` vectors whose concepts' values are the `columns` (arrays of
+    ints, or of objects for words); raises as evaluate would on some vector, or TooLarge."""
+    memo: dict[int, Array] = {}
+
+    def go(e: Expr) -> Array:
+        key = id(e)
+        if key not in memo:
+            if e.op == "var":
+                memo[key] = columns[e.args[0]]
+            elif e.op == "const" and isinstance(e.args[0], LookupTable):  # read whole by Lookup
+                memo[key] = np.empty(1, dtype=object)
+                memo[key][0] = e.args[0]
+            elif e.op == "const":
+                value = e.args[0]
+                memo[key] = np.full(size, value, dtype=object if isinstance(value, str) else np.int64)
+            else:
+                memo[key] = _apply(e.op, [go(a) for a in e.args])
+        return memo[key]
+
+    return [go(e) for e in exprs]
+
+
+def _truth(a: Array) -> Array:
+    if not np.all((a == 0) | (a == 1)):
+        bad = a[~((a == 0) | (a == 1))][0]
+        raise TypeError(f"a logical operator got the non-Boolean value {bad!r}")
+    return a.astype(bool)
+
+
+def _bounded(a: Array) -> Array:
+    """`a` if its integers are well inside int64 (object arrays of words pass through)."""
+    if a.dtype != object and a.size and max(abs(int(a.max())), abs(int(a.min()))) >= BOUND:
+        raise TooLarge
+    return a
+
+
+def _magnitude(a: Array) -> int:
+    return max(abs(int(a.max())), abs(int(a.min()))) if a.size and a.dtype != object else 0
+
+
+def _apply(op: str, args: list[Array]) -> Array:
+    """One operator on arrays, as evaluate applies it to each vector."""
+    if op in ("And", "Or", "Not", "Xor", "Implies", "Equivalent"):
+        truths = [_truth(a) for a in args]
+        if op == "And":
+            out = np.logical_and.reduce(truths)
+        elif op == "Or":
+            out = np.logical_or.reduce(truths)
+        elif op == "Not":
+            out = ~truths[0]
+        elif op == "Xor":
+            out = np.sum(truths, axis=0) % 2 == 1
+        elif op == "Implies":
+            out = ~truths[0] | truths[1]
+        else:
+            out = np.logical_and.reduce(truths) | ~np.logical_or.reduce(truths)
+        return np.asarray(out).astype(np.int64)
+    if op in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge"):
+        compare = {"Eq": np.equal, "Ne": np.not_equal, "Lt": np.less, "Le": np.less_equal}
+        compare |= {"Gt": np.greater, "Ge": np.greater_equal}
+        return np.asarray(compare[op](args[0], args[1])).astype(np.int64)
+    if op == "ITE":
+        return np.where(_truth(args[0]), args[1], args[2])
+    if op == "Lookup":
+        table = args[-1][0]
+        found = [table[key] for key in zip(*(a.tolist() for a in args[:-1]))]
+        kind = object if any(isinstance(v, str) for v in found) else np.int64
+        return np.array(found, dtype=kind)
+    if op in ("Min", "Max"):
+        return np.asarray((np.minimum if op == "Min" else np.maximum).reduce(args))
+    if any(a.dtype == object for a in args):
+        raise TypeError(f"{op} of a word")
+    if op in ("Add", "Mul"):
+        bound = (
+            sum(map(_magnitude, args))
+            if op == "Add"
+            else reduce(lambda x, y: x * y, map(_magnitude, args), 1)
+        )
+        if bound >= BOUND:
+            raise TooLarge
+        return reduce(np.add if op == "Add" else np.multiply, args)
+    if op == "Sub":
+        if _magnitude(args[0]) + _magnitude(args[1]) >= BOUND:
+            raise TooLarge
+        return args[0] - args[1]
+    if op in ("FloorDiv", "Mod"):
+        if np.any(args[1] == 0):
+            raise ZeroDivisionError("division by zero" if op == "FloorDiv" else "modulo by zero")
+        return _bounded(np.floor_divide(*args) if op == "FloorDiv" else np.mod(*args))
+    if op == "Pow":
+        if np.any(args[1] < 0):
+            raise ValueError(f"the exponent {int(args[1][args[1] < 0][0])} is not a whole number >= 0")
+        if _magnitude(args[0]) > 1 and _magnitude(args[1]) * _magnitude(args[0]).bit_length() >= 62:
+            raise TooLarge
+        return np.power(args[0], args[1])
+    if op == "Neg":
+        return -args[0]
+    if op == "Abs":
+        return np.abs(args[0])
+    raise TypeError(f"unknown operator {op}")

@@ -1,0 +1,150 @@
+"""The conventions CI users rely on: exit codes (0 fine, 1 shortcuts or a failed expectation, 2
+invalid input, 3 a limit reached), DIMACS counted by `count`, report outputs replaced on reruns,
+pins rewritten in place by `report --update-pins`, failed pins that say what moved, and the
+objects mode by default for tasks with objects."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import stat
+
+import pytest
+import yaml
+from support import REPO
+
+from rscount import outputs
+
+SLOW = (  # counts in about 2 s: a time limit of 0.3 s stops it
+    "concepts: {" + ", ".join(f"d{i}: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]" for i in range(1, 5)) + "}\n"
+    "labels:\n  y: d1 * d2 + d3 * d4\nsupport: {examples: 40, seed: 1}\n"
+)
+XOR3 = "concepts: {c1: [0, 1], c2: [0, 1], c3: [0, 1]}\nlabels: {y: c1 ^ c2 ^ c3}\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    """Task files: free of shortcuts, with shortcuts, pinned right, pinned wrong, invalid, slow."""
+    made = {
+        "free": "concepts: {a: [0, 1]}\nlabels: {y: a}\n",
+        "shortcuts": XOR3,
+        "pinned": XOR3 + "expect: {count: 24}\n",
+        "wrong": "# the pin below is stale\n" + XOR3 + "expect:\n  count: 25  # measured once\n",
+        "invalid": "concepts: {a: [0, 1]}\nlabels: {y: b}\n",
+        "slow": SLOW,
+    }
+    for name, text in made.items():
+        (tmp_path / f"{name}.yaml").write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [("free", 0), ("pinned", 0), ("shortcuts", 1), ("wrong", 1), ("invalid", 2), ("slow", 3)],
+)
+def test_check_exit_codes(cli, files, name, code):
+    run = cli("check", files / f"{name}.yaml", "--timeout", "0.3" if name == "slow" else "60", "--quiet")
+    assert run.code == code, run.out + run.err
+
+
+def test_check_of_several_files_exits_with_the_worst(cli, files):
+    assert cli("check", files / "free.yaml", files / "wrong.yaml", "-q").code == 1
+    assert cli("check", files / "wrong.yaml", files / "invalid.yaml", files / "free.yaml", "-q").code == 2
+    run = cli("check", files / "free.yaml", files / "pinned.yaml", "--json", "-q")
+    assert [json.loads(line)["status"] for line in run.out.splitlines()] == ["free", "passed"]
+
+
+def test_count_exits_0_when_counted_2_on_bad_input_3_at_the_time_limit(cli, files):
+    assert cli("count", files / "shortcuts.yaml").code == 0  # `count` answers; check and report judge
+    assert cli("count", files / "invalid.yaml").code == 2
+    run = cli("count", files / "slow.yaml", "--timeout", "0.3")
+    limit = "rscount: error: stopped after the time limit of 0.3 s (--timeout)"
+    assert run.code == 3 and run.err.strip() == limit
+
+
+@pytest.mark.parametrize(
+    ("names", "code"),
+    [
+        (["free", "pinned"], 0),
+        (["free", "wrong"], 1),
+        (["wrong", "slow"], 3),
+        (["slow", "invalid", "wrong"], 2),
+    ],
+)
+def test_report_exit_codes_and_their_precedence(cli, files, tmp_path, names, code):
+    run = cli("report", *(files / f"{n}.yaml" for n in names), "--timeout", "0.5", "--quiet")
+    assert run.code == code, run.out
+
+
+def test_a_failed_pin_says_how_the_count_moved_and_what_may_have(cli, files, tmp_path):
+    xml = tmp_path / "r.xml"
+    run = cli("report", files / "wrong.yaml", "--markdown", tmp_path / "r.md", "--junit", xml, "-q")
+    reason = "the count moved from 25 (pinned) to 24 (-1); concepts that may now be swapped or remapped: c1"
+    assert run.code == 1 and reason in run.out
+    assert reason in (tmp_path / "r.md").read_text()
+    assert reason in xml.read_text()
+
+
+def test_update_pins_rewrites_only_the_pinned_number(cli, files):
+    path = files / "wrong.yaml"
+    before = path.read_text()
+    run = cli("report", path, "--update-pins", "-q")
+    assert run.code == 0 and "wrong.yaml: expect.count 25 -> 24" in run.out
+    assert path.read_text() == before.replace("count: 25", "count: 24")  # the comments stay
+    assert cli("report", path, "-q").code == 0
+
+
+def test_update_pins_rewrites_a_shortcuts_pin_and_leaves_bounds_alone(cli, tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(XOR3 + "expect: {shortcuts: 5, max_count: 30}\n")
+    assert cli("report", path, "--update-pins", "-q").code == 0
+    assert yaml.safe_load(path.read_text())["expect"] == {"shortcuts": 23, "max_count": 30}
+    path.write_text(XOR3 + "expect: {max_count: 10}\n")
+    assert cli("report", path, "--update-pins", "-q").code == 1  # a bound is a design choice
+    assert yaml.safe_load(path.read_text())["expect"] == {"max_count": 10}
+
+
+def test_count_reads_dimacs_by_extension_or_content(cli, tmp_path):
+    by_command = cli("cnf", REPO / "dimacs" / "and3.cnf", "--json").json()
+    assert cli("count", REPO / "dimacs" / "and3.cnf", "--json").json()["count"] == by_command["count"] == 6
+    plain = tmp_path / "knowledge.txt"
+    shutil.copy(REPO / "dimacs" / "and3.cnf", plain)
+    assert cli("count", plain, "--json").json()["count"] == 6
+
+
+def test_tasks_with_objects_count_in_the_objects_mode_unless_they_say_otherwise(cli, tmp_path):
+    digits = {"count": 3, "attributes": {"digit": list(range(10))}}
+    support = {"examples": 10, "seed": 1}
+    task = {"objects": digits, "labels": {"s": "digit_1 + digit_2 + digit_3"}, "support": support}
+    (tmp_path / "mnadd3.yaml").write_text(yaml.safe_dump(task))
+    (tmp_path / "mnadd3-d.yaml").write_text(yaml.safe_dump({**task, "mode": "disentangled"}))
+    default = cli("count", tmp_path / "mnadd3.yaml", "--json").json()
+    assert (default["mode"], default["count"]) == ("objects", 6)  # one extractor: only the digit swaps
+    said = cli("count", tmp_path / "mnadd3-d.yaml", "--json").json()
+    assert (said["mode"], said["count"]) == ("disentangled", 157038 * 10**12)
+
+
+def test_reasons_no_closed_form_applies_are_shown_with_verbose(cli):
+    quiet = cli("xor", "--bits", "4", "--examples", "3")
+    verbose = cli("xor", "--bits", "4", "--examples", "3", "--verbose")
+    assert "no closed form applies" not in quiet.out
+    assert "no closed form applies: one example: the support has 3 concept vectors, not one" in verbose.out
+
+
+def test_update_pins_keeps_the_files_mode_and_a_failed_write_leaves_it_whole(cli, files, monkeypatch):
+    path = files / "wrong.yaml"
+    before = path.read_text()
+    path.chmod(0o640)
+
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(outputs.os, "fsync", disk_full)
+    run = cli("report", path, "--update-pins", "-q")
+    assert run.code == 2 and "No space left on device" in run.err
+    assert path.read_text() == before and not [p for p in files.iterdir() if p.name.startswith(".")]
+    monkeypatch.undo()
+    assert cli("report", path, "--update-pins", "-q").code == 0
+    assert "count: 24" in path.read_text() and stat.S_IMODE(path.stat().st_mode) == 0o640

@@ -1,0 +1,53 @@
+"""What backends and closed forms say about themselves: each backend's `exact` and `method` match
+the results it returns, and the one-example closed form writes its instance as documented."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support import backend_result
+
+from rscount.counting.methods import BACKENDS
+from rscount.counting.methods.closed_form.forms import one_example
+from rscount.knowledge.loading import task_from_dict
+from rscount.task.families import builtin_task
+
+
+@pytest.mark.parametrize("method", sorted(BACKENDS))
+def test_each_backend_says_truly_whether_it_is_exact(method):
+    backend = BACKENDS[method]
+    task = builtin_task("xor", 3)
+    if method == "jrs":
+        result = backend_result(method, task, "jrs", encoded=False)
+    else:
+        result = backend_result(method, task)
+    assert result.exact is backend.exact
+    assert result.method == backend.method == method
+    assert backend.exact == (method not in ("approxmc", "decompose-approx"))
+    expected = 48 if method == "jrs" else 24  # pairs with an inference layer, all intended; maps
+    assert result.count == expected if backend.exact else expected / 1.8 <= result.count <= expected * 1.8
+
+
+def test_one_example_with_equal_domains_is_written_k_factorial_b_power_label_class():
+    # XOR3, one example: 3! * 2^(3 * 1) * |E(c*)| with |E(c*)| = 4 (design/counting.md: 192)
+    form = one_example(builtin_task("xor", 3, support=[[0, 1, 1]]))
+    assert form.count == 192 and form.expression == "3! * 2^3 * 4"
+
+
+def test_one_example_with_mixed_domains_is_written_label_class_times_permanent():
+    data = {"concepts": {"a": [0, 1], "b": [0, 1, 2]}, "labels": {"y": "a + b"}, "support": [[1, 2]]}
+    form = one_example(task_from_dict(data, "t", Path(".")))
+    # |E| = 1 (only (1, 2) sums to 3); perm of |D_j|^(|D_i| - 1): 2^1 * 3^2 + 3^1 * 2^2 = 30
+    assert form.count == 30 and form.expression == "1 * 30"
+
+
+def test_decompose_reports_how_many_classes_have_maps():
+    every = [[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)]
+    only_identity = builtin_task("xor", 3, supervision=every)  # one class, one map: the identity
+    details = backend_result("decompose", only_identity).details
+    assert (details["classes"], details["nonzero"]) == (1, 1)
+    asymmetric = {"concepts": {"a": [0, 1], "b": [0, 1], "c": [0, 1]}, "labels": {"y": "a & ~b | c"}}
+    task = task_from_dict({**asymmetric, "support": [[0, 0, 1], [0, 1, 1]]}, "t", Path("."))
+    details = backend_result("decompose", task).details
+    assert details["classes"] == details["nonzero"] == 6  # classes found by SAT all have maps

@@ -1,0 +1,81 @@
+"""parallel.run_jobs: the same results, in input order, in this process, on a local process pool and
+on a Dask LocalCluster started here; `rscount sweep --dask` writes the same CSV as a local run."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+from support import REPO
+
+from rscount.counting.jobs import CountJob, run_count
+from rscount.counting.processes.parallel import run_jobs
+from rscount.counting.settings import CountSettings
+from rscount.errors import InvalidSetting
+from rscount.knowledge.loading import load_task
+from rscount.task.families import builtin_task
+
+
+@pytest.fixture(scope="module")
+def dask_address():
+    # dask[distributed] is in the `test` extra (pyproject.toml): missing, these tests fail, not skip
+    import distributed
+
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def _jobs() -> list[CountJob]:
+    """Counts of different sizes and methods (their results differ, so order mistakes show)."""
+    tasks = [builtin_task("xor", 3, {"examples": n, "seed": 5}) for n in (1, 2, 3, 8)]
+    tasks += [builtin_task("and", 4), load_task(REPO / "tasks" / "mnadd-half.yaml")]
+    jobs = [CountJob(t, CountSettings(mode="disentangled")) for t in tasks]
+    approx = CountSettings("approx", "disentangled", epsilon=0.5, delta=0.1, seed=3)
+    jobs.append(CountJob(builtin_task("xor", 4), approx))
+    jobs.append(CountJob(builtin_task("and", 3, {"examples": 1, "seed": 2}), CountSettings("exact", "joint")))
+    return jobs
+
+
+def _results(outcomes) -> list[tuple]:
+    """What must not depend on where a job ran (which method of auto's race answers first may)."""
+    return [(o.count, o.exact, o.error) for o in outcomes]
+
+
+def test_in_process_local_pool_and_dask_give_the_same_results_in_order(dask_address):
+    jobs = _jobs()
+    here = _results(run_jobs(run_count, jobs, jobs=1))
+    assert [r[0] for r in here[:4]] == [192, 96, 48, 24]  # XOR3 with 1, 2, 3, 8 examples (seed 5)
+    assert all(r[2] is None for r in here)
+    assert _results(run_jobs(run_count, jobs, jobs=2)) == here
+    assert _results(run_jobs(run_count, jobs, dask=dask_address)) == here
+
+
+def test_time_limits_hold_inside_dask_workers(dask_address):
+    slow = CountJob(builtin_task("xor", 7), CountSettings("sdd", "disentangled", timeout=0.2))
+    (outcome,) = run_jobs(run_count, [slow], dask=dask_address)
+    assert outcome.count is None and "time limit" in outcome.error
+
+
+def test_zero_jobs_is_a_user_error():
+    with pytest.raises(InvalidSetting, match="jobs"):
+        run_jobs(run_count, _jobs(), jobs=0)
+
+
+def _csv_without_times(path: Path) -> list[dict]:
+    """The rows without their times and methods (auto's race may be won by another method)."""
+    with path.open() as f:
+        return [{k: v for k, v in row.items() if k not in ("seconds", "method")} for row in csv.DictReader(f)]
+
+
+def test_sweep_on_dask_writes_the_same_csv_as_locally(cli, tmp_path, dask_address):
+    task = REPO / "tasks" / "mnadd-half.yaml"
+    common = ["--seeds", "3", "--fractions", "0.2:1:0.2", "--supervision", "0,0.5"]
+    local, remote = tmp_path / "local.csv", tmp_path / "dask.csv"
+    assert cli("sweep", task, *common, "--csv", local, "--jobs", "2").code == 0
+    run = cli("sweep", task, *common, "--csv", remote, "--dask", dask_address)
+    assert run.code == 0, run.err
+    rows = _csv_without_times(local)
+    assert rows == _csv_without_times(remote) and len(rows) == 3 * 5 * 2

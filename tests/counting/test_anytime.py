@@ -1,0 +1,90 @@
+"""Anytime answers: what decomposition has established when a time limit stops it (a lower bound and
+the classes counted) reaches the error, the JSON output and the API; the bound is sound."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies.randomtasks import SETTINGS, specs
+from support import REPO
+
+from rscount import TimeLimitExceeded, load_task
+from rscount.counting.budget import Budget
+from rscount.counting.methods.decompose.backend import DecomposeBackend
+from rscount.counting.problem import CountProblem
+from rscount.counting.processes.isolation import known_text, run_stoppable
+from rscount.counting.settings import CountSettings
+from rscount.progress import Progress
+
+# SDD-OIA with its default rules and 32 class-balanced rows (benchmarks/reach.py, sddoia-4-per-label-s1):
+# over a million permutation classes, so decomposition stopped after seconds has counted some only.
+SDD_OIA_32 = REPO / "tests" / "data" / "sddoia-32.yaml"
+SDD_OIA_32_COUNT = 243009974877062400  # exact, by source-sets in 2 s
+
+
+class Recorder(Progress):
+    """A progress that keeps every report of what is known."""
+
+    def __init__(self) -> None:
+        super().__init__(enabled=False)
+        self.reports: list[dict[str, object]] = []
+        self.sink = self.reports.append
+
+
+def reports_then_sleeps(progress: Progress) -> None:
+    progress.known(lower_bound=3, classes_done=1, classes_total=None)
+    progress.known(lower_bound=7, classes_done=2, classes_total=None)
+    time.sleep(60)
+
+
+def test_a_stopped_child_hands_over_its_last_report():
+    progress = Progress(enabled=False)
+    with pytest.raises(TimeLimitExceeded) as stopped:
+        run_stoppable(reports_then_sleeps, progress, timeout=1, progress=progress)
+    assert stopped.value.partial == {"lower_bound": 7, "classes_done": 2, "classes_total": None}
+    assert "at least 7 optimal maps (2 permutation classes counted, more not yet found)" in str(stopped.value)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(specs(), st.booleans())
+def test_decompose_reports_growing_lower_bounds_that_end_at_the_count(spec, listed_first):
+    # listed_first: every class is found before any is counted (auto's class budget), and classes
+    # found by SAT count at least one map per member before they are counted.
+    task = spec.task()
+    progress = Recorder()
+    budget = Budget(max_classes=10**6) if listed_first else Budget()
+    result = DecomposeBackend().count(CountProblem(task, task.mode), CountSettings(), progress, budget)
+    bounds = [r["lower_bound"] for r in progress.reports]
+    assert bounds == sorted(bounds) and bounds[-1] == result.count == spec.brute_force()
+    done = [r["classes_done"] for r in progress.reports]
+    assert done[-1] == progress.reports[-1]["classes_total"] == result.details["classes"]
+    found = [r["classes_found"] for r in progress.reports]
+    assert found == sorted(found) and found[-1] == result.details["classes"]
+    if listed_first and result.details["search"] == "sat":  # bounds while the classes are listed
+        listing = [r["classes_found"] for r in progress.reports if r["classes_done"] == 0]
+        assert listing == list(range(1, result.details["classes"] + 1))
+
+
+def test_a_search_stopped_while_listing_says_how_many_classes_it_found():
+    known = {"lower_bound": 192, "classes_done": 0, "classes_found": 3}
+    assert known_text(known) == "at least 192 optimal maps (3 permutation classes found so far, none counted)"
+
+
+def test_json_output_at_the_time_limit_says_what_is_known(cli):
+    run = cli("count", SDD_OIA_32, "--method", "decompose", "--timeout", "8", "--json")
+    assert run.code == 3 and "time limit of 8 s; at least" in run.err
+    record = json.loads(run.out)
+    assert record["exact"] is False and record["classes_total"] is None
+    assert 0 < record["lower_bound"] <= SDD_OIA_32_COUNT and record["classes_done"] >= 1
+
+
+def test_the_api_time_limit_carries_the_lower_bound():
+    import rscount
+
+    with pytest.raises(TimeLimitExceeded) as stopped:
+        rscount.count(load_task(SDD_OIA_32), method="decompose", timeout=8)
+    assert 0 < stopped.value.partial["lower_bound"] <= SDD_OIA_32_COUNT

@@ -1,0 +1,137 @@
+"""`auto` as a portfolio (rscount/counting/auto.py, processes/race.py): quick methods first, then the
+exact methods raced with equal shares of the processors, ApproxMC last; a method that stalls cannot
+starve one that answers, a method that declines leaves its turn, and every answer is the brute
+force's."""
+
+from __future__ import annotations
+
+import pathlib
+import time
+
+import pytest
+from references.bruteforce import brute_force_count
+
+from rscount.counting import auto, dispatch
+from rscount.counting.budget import Declined, Unsuited
+from rscount.counting.methods import BACKENDS
+from rscount.counting.processes.race import Entrant, race
+from rscount.counting.settings import CountSettings, Method
+from rscount.knowledge.loading import task_from_dict
+from rscount.task.model import Mode
+
+# Two rows of a & ~b | c: no closed form, six permutation classes, 200 maps.
+ROWS = [(0, 0, 1), (0, 1, 1)]
+TASK = task_from_dict(
+    {
+        "concepts": {n: [0, 1] for n in "abc"},
+        "labels": {"y": "a & ~b | c"},
+        "support": [list(r) for r in ROWS],
+    },
+    "t",
+    pathlib.Path("."),
+)
+COUNT = brute_force_count([[0, 1]] * 3, lambda c: int(c[0] and not c[1] or c[2]), ROWS, set())
+
+
+class Stalls:
+    """A backend that never answers (a method stuck on a task)."""
+
+    def __init__(self, method: Method) -> None:
+        self.method, self.exact, self.description = method, True, "stalls"
+
+    def count(self, *args, **kwargs):
+        while True:
+            time.sleep(1)
+
+
+class Declines:
+    def __init__(self, method: Method) -> None:
+        self.method, self.exact, self.description = method, True, "declines"
+
+    def count(self, *args, **kwargs):
+        raise Unsuited("not for this task")
+
+
+def auto_count(task):
+    return dispatch.count_task(task, CountSettings("auto"))
+
+
+def test_the_race_answers_exactly_and_says_how_it_went():
+    result = auto_count(TASK)
+    assert result.count == COUNT == 200 and result.exact
+    race_summary = result.details["race"]
+    assert [e["method"] for e in race_summary] == ["decompose", "search", "source-sets", "upper bounds"]
+    assert sum(e["outcome"] == "answered" for e in race_summary) == 1
+    assert result.method == next(e["method"] for e in race_summary if e["outcome"] == "answered")
+
+
+@pytest.mark.parametrize("stuck", [Method.DECOMPOSE, Method.SEARCH])
+def test_a_method_that_stalls_does_not_starve_the_others(monkeypatch, stuck):
+    monkeypatch.setitem(BACKENDS, stuck, Stalls(stuck))
+    result = auto_count(TASK)
+    assert result.count == COUNT and result.method != stuck
+    stalled = next(e for e in result.details["race"] if e["method"] == stuck)
+    assert stalled["outcome"] in ("stopped", "running", "not started")
+
+
+def test_a_method_that_declines_leaves_its_turn(monkeypatch):
+    for method in (Method.DECOMPOSE, Method.SOURCE_SETS):
+        monkeypatch.setitem(BACKENDS, method, Declines(method))
+    result = auto_count(TASK)
+    assert result.method == "search" and result.count == COUNT
+    outcomes = {e["method"]: e["outcome"] for e in result.details["race"]}
+    assert outcomes["decompose"] == "declined: not for this task"
+
+
+def test_approxmc_estimates_only_when_every_exact_method_declines(monkeypatch):
+    for method in (Method.DECOMPOSE, Method.SEARCH, Method.SOURCE_SETS):
+        monkeypatch.setitem(BACKENDS, method, Declines(method))
+    result = auto_count(TASK)
+    assert result.method == "approxmc" and not result.exact
+    assert COUNT / 1.8 <= result.count <= COUNT * 1.8
+
+
+def test_quick_steps_come_first_and_the_race_is_skipped_when_they_answer():
+    xor3 = task_from_dict({"concepts": {n: [0, 1] for n in "abc"}, "labels": {"y": "a ^ b ^ c"}}, "x", ".")
+    result = auto_count(xor3)
+    assert result.method == "closed-form" and result.count == 24 and "race" not in result.details
+
+
+def busy(seconds: float, answer: int | None = None) -> int | None:
+    """Work the processor for `seconds` of this process's own time (a stopped process gets none)."""
+    while time.process_time() < seconds:
+        pass
+    return answer
+
+
+def test_a_race_shares_the_processors_equally():
+    """Three entrants on one processor: the one needing 1.2 s of processor answers once the two
+    stalling ones have each held it about as long (slices of auto's race, short at first)."""
+    entrants = [
+        Entrant("slow", lambda reports: busy(3600)),
+        Entrant("answers", lambda reports: busy(1.2, 42)),
+        Entrant("also slow", lambda reports: busy(3600)),
+    ]
+    outcome = race(entrants, cores=1)
+    assert outcome.result == 42 and outcome.winner is entrants[1]
+    held = {e.name: e.seconds for e in entrants}
+    assert held["answers"] >= 1.2
+    assert held["slow"] >= 0.7 and held["also slow"] >= 0.7  # each had turns before the answer
+
+
+def test_a_helper_that_never_answers_waits_its_delay_and_does_not_keep_a_race_going():
+    entrants = [
+        Entrant("declines", lambda reports: (_ for _ in ()).throw(Unsuited("no"))),
+        Entrant("helper", lambda reports: time.sleep(3600), delay=30.0),
+    ]
+    started = time.monotonic()
+    with pytest.raises(Declined, match="every method declined"):
+        race(entrants, cores=2)
+    assert time.monotonic() - started < 25 and entrants[1].outcome == "not started"
+
+
+def test_every_mode_has_a_table_whose_race_and_last_steps_need_no_earlier_step():
+    for mode in Mode:
+        assert auto.AUTO[mode], mode
+        for step in auto.AUTO[mode]:
+            assert step.phase in ("first", "race", "last")

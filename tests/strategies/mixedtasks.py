@@ -1,0 +1,227 @@
+"""Random small tasks whose concepts mix kinds: Booleans ({0, 1} in either order), integers that
+are not their positions (offset, negative) and words, in domains of 2 and 3 values; plain tasks and
+objects tasks. Expressions are well typed (words only meet words, in equalities) and valid both for
+rscount and for Python's `eval` with randomtasks.HELPERS, so the oracle labels vectors without
+rscount code. A drawn task comes as its task-file mapping and as the oracle's Problem."""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+from hypothesis import strategies as st
+from references.oracle import Problem
+
+from strategies.randomtasks import HELPERS, WORDS
+
+BOOL, INT, WORD = "bool", "int", "word"
+CMP = ["==", "!=", "<", "<=", ">", ">="]
+
+
+@dataclass(frozen=True)
+class Concept:
+    name: str
+    kind: str
+    values: tuple[Any, ...]
+
+
+def domain(kind: str, size: int) -> st.SearchStrategy[tuple[Any, ...]]:
+    """Values of a concept of `kind` (a Boolean always has 2)."""
+    if kind == BOOL:
+        return st.sampled_from([(0, 1), (1, 0)])
+    if kind == INT:
+        return (
+            st.lists(st.integers(-4, 7), min_size=size, max_size=size, unique=True)
+            .map(tuple)
+            .filter(lambda v: v != tuple(range(len(v))))
+        )
+    return st.lists(st.sampled_from(WORDS), min_size=size, max_size=size, unique=True).map(tuple)
+
+
+def truth(concepts: list[Concept], depth: int) -> st.SearchStrategy[str]:
+    """A 0/1 expression."""
+    words = [c for c in concepts if c.kind == WORD]
+    atoms: list[st.SearchStrategy[str]] = []
+    if any(c.kind == BOOL for c in concepts):
+        atoms.append(st.sampled_from([c.name for c in concepts if c.kind == BOOL]))
+    if words:
+        atoms.append(
+            st.sampled_from(words).flatmap(
+                lambda c: st.builds(
+                    lambda f, w: f"{f}({c.name}, {w})",
+                    st.sampled_from(["Eq", "Ne"]),
+                    st.sampled_from(c.values),
+                )  # fmt: skip
+            )
+        )
+        if len(words) > 1:
+            atoms.append(st.builds(lambda a, op, b: f"({a.name} {op} {b.name})", st.sampled_from(words),
+                                   st.sampled_from(["==", "!="]), st.sampled_from(words)))  # fmt: skip
+    if any(c.kind != WORD for c in concepts):
+        num = number(concepts, max(depth - 1, 0))
+        atoms.append(st.builds(lambda a, op, b: f"({a} {op} {b})", num, st.sampled_from(CMP), num))
+    if depth == 0:
+        return st.one_of(atoms)
+    sub = truth(concepts, depth - 1)
+    return st.one_of(
+        *atoms,
+        st.builds(
+            lambda f, args: f"{f}({', '.join(args)})",
+            st.sampled_from(["And", "Or", "Xor"]),
+            st.lists(sub, min_size=2, max_size=3),
+        ),  # fmt: skip
+        st.builds(lambda p: f"Not({p})", sub),
+        st.builds(lambda p, q: f"Implies({p}, {q})", sub, sub),
+        st.builds(lambda p, op, q: f"({p} {op} {q})", sub, st.sampled_from(["&", "|", "^"]), sub),
+        st.builds(lambda p, q, r: f"ITE({p}, {q}, {r})", sub, sub, sub),
+    )
+
+
+def number(concepts: list[Concept], depth: int) -> st.SearchStrategy[str]:
+    """An integer expression over the Boolean and integer concepts."""
+    names = [c.name for c in concepts if c.kind != WORD]
+    atoms = [st.sampled_from(names), st.sampled_from(names), st.integers(-1, 3).map(lambda n: f"({n})")]
+    if depth == 0:
+        return st.one_of(atoms)
+    sub = number(concepts, depth - 1)
+    return st.one_of(
+        *atoms,
+        st.builds(lambda a, op, b: f"({a} {op} {b})", sub, st.sampled_from(["+", "-", "*"]), sub),
+        st.builds(lambda a, op, m: f"({a} {op} {m})", sub, st.sampled_from(["%", "//"]), st.integers(2, 3)),
+        st.builds(lambda f, a, b: f"{f}({a}, {b})", st.sampled_from(["Min", "Max"]), sub, sub),
+        st.builds(lambda a: f"Abs({a})", sub),
+        st.builds(lambda p, a, b: f"ITE({p}, {a}, {b})", truth(concepts, depth - 1), sub, sub),
+    )
+
+
+def label(concepts: list[Concept]) -> st.SearchStrategy[str]:
+    """A Boolean or (when some concept is a number) categorical label."""
+    kinds = [truth(concepts, d) for d in (0, 1, 2)]
+    if any(c.kind != WORD for c in concepts):
+        kinds += [number(concepts, d) for d in (1, 2)]
+    return st.one_of(kinds)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A random task: its task-file mapping and the oracle's view of it."""
+
+    data: dict[str, Any]
+    problem: Problem
+
+    def task(self):
+        from rscount.knowledge.loading import task_from_dict
+
+        return task_from_dict(self.data, "drawn", pathlib.Path("."))
+
+
+def labeller(names: list[str], labels: dict[str, str], words: set[str]):
+    """The labels of a concept vector by Python's eval; a bare word names itself."""
+    code = [compile(expr, "<label>", "eval") for expr in labels.values()]
+    constants = {w: w for w in words}
+
+    def label_of(row: tuple[Any, ...]) -> tuple[Any, ...]:
+        env = {"__builtins__": {}, **HELPERS, **constants, **dict(zip(names, row))}
+        return tuple(int(eval(c, env)) for c in code)
+
+    return label_of
+
+
+@st.composite
+def supports(draw, rows: list[tuple[Any, ...]], label_of, max_rows: int) -> tuple[list, bool]:
+    """A support drawn uniformly, class-balanced (one or two rows per label tuple) or exhaustive."""
+    how = draw(st.sampled_from(["uniform", "uniform", "balanced", "exhaustive"]))
+    if how == "exhaustive" and len(rows) <= max_rows:
+        return rows, True
+    if how == "balanced":
+        by_class: dict[Any, list] = {}
+        for r in rows:
+            by_class.setdefault(label_of(r), []).append(r)
+        chosen = []
+        for members in by_class.values():
+            chosen += draw(st.lists(st.sampled_from(members), min_size=1, max_size=2, unique=True))
+        return chosen[:max_rows], False
+    return draw(
+        st.lists(st.sampled_from(rows), min_size=1, max_size=min(len(rows), max_rows), unique=True)
+    ), False
+
+
+@st.composite
+def supervision(draw, support: list, names: list[str]) -> tuple[list, dict]:
+    """Whole rows supervised and rows with some concepts supervised (row -> positions), often none."""
+    if draw(st.integers(0, 2)) == 0:
+        whole = draw(st.lists(st.sampled_from(support), max_size=2, unique=True))
+        rest = [r for r in support if r not in whole]
+        partial: dict = {}
+        if rest and draw(st.booleans()):
+            row = draw(st.sampled_from(rest))
+            partial[row] = frozenset(draw(st.lists(st.integers(0, len(names) - 1), min_size=1, max_size=1)))
+        return whole, partial
+    return [], {}
+
+
+def _supervision_data(names: list[str], whole: list, partial: dict) -> list:
+    return [list(r) for r in whole] + [
+        {"row": list(r), "concepts": [names[j] for j in sorted(on)]} for r, on in partial.items()
+    ]
+
+
+KINDS = st.sampled_from([BOOL, INT, WORD])
+
+
+@st.composite
+def plain_tasks(draw, max_space: int = 18, max_rows: int = 18, n_concepts: tuple[int, int] = (2, 3)) -> Drawn:
+    """2-3 concepts (or 4 Booleans) of mixed kinds and sizes, at most `max_space` concept vectors."""
+    k = draw(st.integers(*n_concepts))
+    kinds = draw(st.lists(KINDS, min_size=k, max_size=k))
+    sizes = [2 if kind == BOOL else draw(st.sampled_from([2, 3])) for kind in kinds]
+    while math.prod(sizes) > max_space:
+        sizes[sizes.index(3)] = 2
+    concepts = [Concept(n, kind, draw(domain(kind, s))) for n, kind, s in zip("abcd", kinds, sizes)]
+    return draw(_task(concepts, None, max_rows))
+
+
+@st.composite
+def object_tasks(draw, max_rows: int = 12) -> Drawn:
+    """2 objects with 1-2 attributes of mixed kinds and sizes."""
+    m = draw(st.integers(1, 2))
+    kinds = draw(st.lists(KINDS, min_size=m, max_size=m))
+    attributes = [(name, kind, draw(domain(kind, draw(st.sampled_from([2, 3]))))) for name, kind in
+                  zip(("colour", "size"), kinds)]  # fmt: skip
+    concepts = [Concept(f"{a}_{o}", kind, values) for o in (1, 2) for a, kind, values in attributes]
+    return draw(_task(concepts, {a: list(values) for a, _, values in attributes}, max_rows))
+
+
+@st.composite
+def _task(draw, concepts: list[Concept], attributes: dict | None, max_rows: int) -> Drawn:
+    names = [c.name for c in concepts]
+    labels = {f"y{n}": draw(label(concepts)) for n in range(draw(st.integers(1, 2)))}
+    words = {v for c in concepts for v in c.values if isinstance(v, str)} | set(WORDS)
+    label_of = labeller(names, labels, words)
+    rows = list(product(*(c.values for c in concepts)))
+    for r in rows:
+        label_of(r)  # every label defined (divisions are by constants)
+    support, exhaustive = draw(supports(rows, label_of, max_rows))
+    whole, partial = draw(supervision(support, names))
+    data: dict[str, Any] = {
+        "labels": labels,
+        "support": "exhaustive" if exhaustive else [list(r) for r in support],
+        "concept_supervision": _supervision_data(names, whole, partial),
+    }
+    if attributes is None:
+        data["concepts"] = {c.name: list(c.values) for c in concepts}
+    else:
+        data["objects"] = {"count": 2, "attributes": attributes}
+    problem = Problem(
+        tuple(names),
+        tuple(c.values for c in concepts),
+        label_of,
+        tuple(support),
+        frozenset(whole),
+        partial,
+        None if attributes is None else 2,
+    )
+    return Drawn(data, problem)

@@ -1,0 +1,52 @@
+"""What the tests share besides fixtures (those are in conftest.py): the repository's root, and one
+backend's count of a task in this process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rscount.counting.budget import UNBOUNDED, Budget
+from rscount.counting.methods import BACKENDS
+from rscount.counting.problem import CountProblem
+from rscount.counting.result import CountResult
+from rscount.counting.settings import CountSettings
+from rscount.encoding.model import Encoding
+from rscount.encoding.modes import encode
+from rscount.task.model import Mode, Task
+
+REPO = Path(__file__).resolve().parents[1]
+OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)  # the settings of backend_count (the defaults)
+
+
+def backend_result(
+    backend: str,
+    task: Task | Encoding,
+    mode: str | None = None,
+    settings: CountSettings = OPTIONS,
+    budget: Budget = UNBOUNDED,
+    *,
+    encoded: bool = True,
+) -> CountResult:
+    """The result of one backend, in this process, on `task` in `mode` (None: the task's own). The
+    backend is handed the task's CNF, encoded here (`CountProblem.of`), or with `encoded=False` the
+    task alone, so that it builds the CNF only if it needs it; an Encoding is counted as it is."""
+    if isinstance(task, Encoding):
+        problem = CountProblem.of(task)
+    elif encoded:
+        problem = CountProblem.of(encode(task, mode))
+    else:
+        problem = CountProblem(task, Mode.parse(mode or task.mode))
+    return BACKENDS[backend].count(problem, settings, None, budget)
+
+
+def backend_count(
+    backend: str,
+    task: Task | Encoding,
+    mode: str | None = None,
+    settings: CountSettings = OPTIONS,
+    budget: Budget = UNBOUNDED,
+    *,
+    encoded: bool = True,
+) -> int:
+    """The count of one backend (see backend_result)."""
+    return backend_result(backend, task, mode, settings, budget, encoded=encoded).count
