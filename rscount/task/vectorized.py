@@ -96,7 +96,8 @@ def tabulate(exprs: Sequence[Expr], columns: Mapping[str, Array], size: int) -> 
                 value = e.args[0]
                 memo[key] = np.full(size, value, dtype=object if isinstance(value, str) else np.int64)
             else:
-                memo[key] = _apply(e.op, [go(a) for a in e.args])
+                out = _apply(e.op, [go(a) for a in e.args])
+                memo[key] = np.full(size, out) if out.ndim == 0 else out  # And() of no clause: a scalar
         return memo[key]
 
     return [go(e) for e in exprs]
