@@ -16,8 +16,11 @@ from support import REPO
 from rscount import count
 from rscount.knowledge.loading import load_task
 
-# The brute force takes under 20 s on each of these; dice's 19531250 maps it cannot list in a test.
-BRUTE_FORCE = sorted(set(REFERENCES) - {"dice"})
+# Recounted here by the brute force and search (each under 20 s on 2 cores). The others' pins are
+# the same brute force's counts, run outside the suite (over a minute each with search: forth-add,
+# mnadd-n2, mnadd-n4-d2, poker; dice's 19531250 maps cannot be listed); .ci/run's `rscount report
+# tasks/` recounts every pin by auto.
+BRUTE_FORCE = sorted(set(REFERENCES) - {"dice", "forth-add", "mnadd-n2", "mnadd-n4-d2", "poker"})
 HANG_SECONDS = 600
 
 
@@ -44,7 +47,7 @@ def test_the_program_counts_what_the_brute_force_counts(name):
     rows = [tuple(row) for row in task.support.rows]
     expected = brute_force_seen(domains, reference.label, rows, set(), by_rows=True)
     assert task.expect["count"] == expected
-    assert count(task, timeout=HANG_SECONDS).count == expected
+    assert count(task, "search", timeout=HANG_SECONDS).count == expected  # auto: report in .ci/run
 
 
 def test_the_dice_count_is_what_the_issue_derived():
