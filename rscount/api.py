@@ -52,6 +52,7 @@ def _settings(
     timeout: float | None,
     memory: float | None = None,
     cross_check: bool = False,
+    dask: str | None = None,
 ) -> CountSettings:
     return CountSettings(
         Method.parse(method),
@@ -61,6 +62,7 @@ def _settings(
         seed,
         timeout,
         memory,
+        dask=dask,
         cross_check=cross_check,
     )
 
@@ -75,12 +77,14 @@ def count(
     timeout: float | None = None,
     memory: float | None = None,
     cross_check: bool = False,
+    dask: str | None = None,
 ) -> CountResult:
     """Count the optimal concept maps of a task (or task file) as `rscount count` does; with a
     `timeout` (seconds) or `memory` (GB), the count runs in a child process stopped at that limit
     (TimeLimitExceeded, MemoryLimitExceeded); `cross_check` recounts an exact answer by an
-    independent route (details["cross_check"]; CountsDisagree when they differ)."""
-    settings = _settings(method, mode, epsilon, delta, seed, timeout, memory, cross_check)
+    independent route (details["cross_check"]; CountsDisagree when they differ); `dask`, a Dask
+    scheduler's address, has its workers count the permutation classes (decompose)."""
+    settings = _settings(method, mode, epsilon, delta, seed, timeout, memory, cross_check, dask)
     return count_in_child(_task(task), settings)
 
 

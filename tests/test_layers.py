@@ -141,3 +141,10 @@ def test_every_method_is_a_package_named_as_on_the_command_line_with_a_backend()
         folder = COUNTING / "methods" / str(method).replace("-", "_")
         assert (folder / "backend.py").is_file(), method
         assert type(backend).__module__ == f"rscount.counting.methods.{folder.name}.backend"
+
+
+def test_test_files_have_distinct_names():
+    """pytest imports test files as top-level modules (no __init__.py), so two files of one name in
+    different folders stop the whole collection."""
+    names = [path.name for path in (REPO / "tests").rglob("test_*.py")]
+    assert sorted({name for name in names if names.count(name) > 1}) == []

@@ -76,6 +76,12 @@ def test_ten_thousand_negations_are_one_line_exit_2(cli, tmp_path):
     assert "labels.y: expression nested too deeply" in one_line_error(cli("count", path, "-q"), 2)
 
 
+def test_yaml_nested_thousands_deep_is_refused_at_once_by_its_cap(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD + "extra: " + "[" * 5000 + "]" * 5000 + "\n")
+    line = one_line_error(cli("count", path, "-q", "--timeout", "60"), 3)
+    assert "levels of nesting in a YAML document" in line and "RSCOUNT_MAX_YAML_DEPTH" in line
+
+
 def test_a_huge_dimacs_header_is_refused_before_allocating(cli, tmp_path):
     for header in ("p cnf 100000 1", "p cnf 99999999999 1"):
         path = write(tmp_path, "k.cnf", f"{header}\n1 2 0\n")

@@ -11,11 +11,11 @@ from types import ModuleType
 
 from ..errors import RscountError
 from ..version import __version__
-from . import advise, check, count, explain, forecast, listing, report, sweep
+from . import advise, check, count, explain, forecast, install, listing, report, sweep
 from .status import Exit, exit_code, message
 
 # Each module adds its subcommands (add_commands) and maps them to handlers (HANDLERS).
-COMMAND_MODULES: list[ModuleType] = [count, listing, report, check, explain, forecast, advise, sweep]
+COMMAND_MODULES: list[ModuleType] = [count, listing, report, check, explain, forecast, advise, sweep, install]
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -180,6 +180,7 @@ def settings(args: argparse.Namespace) -> CountSettings:
         timeout=args.timeout,
         memory=default_memory(jobs) if args.memory is None else args.memory,
         jobs=getattr(args, "class_jobs", None) or 1,
+        dask=getattr(args, "class_dask", None),
         cross_check=args.cross_check,
     )
 
@@ -206,7 +207,7 @@ def support_overridden(args: argparse.Namespace) -> bool:
 
 
 def class_jobs_option(parser: argparse.ArgumentParser) -> None:
-    """--jobs: processes counting permutation classes side by side (decomposition)."""
+    """--jobs and --dask: where the permutation classes of one count are counted (decomposition)."""
     parser.add_argument(
         "--jobs",
         dest="class_jobs",
@@ -214,6 +215,12 @@ def class_jobs_option(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="processes counting permutation classes side by side (default 1; docs/performance.md)",
+    )
+    parser.add_argument(
+        "--dask",
+        dest="class_dask",
+        metavar="ADDRESS",
+        help="count the permutation classes on the workers of the Dask scheduler at ADDRESS",
     )
 
 

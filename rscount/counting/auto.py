@@ -1,9 +1,11 @@
 """`auto` and `approx` as tables: per counting mode, steps (when a step applies, which method, its
-budget, why it is chosen) in three phases, read by one short loop. README and docs/performance.md
+budget, why it is chosen) in four phases, read by one short loop. README and docs/performance.md
 point here rather than retell the order.
 
 - `first`: tried in order in this process: methods that answer or decline at once (closed forms, the
   jrs sum, and for `approx` its estimators).
+- `head`: search in this process within a small bound on its work and time (HEAD_NODES,
+  HEAD_SECONDS), so that small tasks are answered without starting the race's processes.
 - `race`: the exact methods whose condition holds, raced (rscount.counting.processes.race): each gets
   an equal share of the processors, the first exact answer wins, and a method that stalls on a task
   cannot starve one that would answer it. No threshold decides which method a task "should" take:
@@ -27,6 +29,7 @@ from .budget import UNBOUNDED, Budget, Declined
 from .methods import BACKENDS
 from .methods.source_sets.backend import RESIDUAL_CONCEPTS
 from .problem import CountProblem
+from .processes.alarm import within_seconds
 from .processes.race import Entrant, race
 from .result import CountResult
 from .settings import CountSettings, Method
@@ -50,7 +53,16 @@ APPROX_DECOMPOSE_MAX_CLASSES = 64
 # fewer rows), so that a count stopped at a limit gives an interval; not before, as it takes a share
 # of the processors from the methods that answer.
 BOUNDS_AFTER = 10.0
-Phase = Literal["first", "race", "last"]
+# Before a race forks its processes, search gets a head start in this process, bounded in work (at
+# most HEAD_NODES search nodes over at most HEAD_CLASSES permutation classes) and in wall clock
+# (HEAD_SECONDS, set-up included, by an alarm: processes/alarm.py). Small tasks, and the many recounts
+# of advise and sweep, are then answered without the race's process start-up (tens of milliseconds
+# a count, more from a large parent process); a task the head start does not finish loses at most
+# HEAD_SECONDS (the count is the same either way).
+HEAD_NODES = 20_000
+HEAD_CLASSES = 500
+HEAD_SECONDS = 0.5
+Phase = Literal["first", "head", "race", "last"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +104,10 @@ SETS = Budget(max_states=SOURCE_SET_STATES, max_models=SOURCE_SET_MODELS)
 TUPLES = Budget(max_classes=SOURCE_TUPLES_MAX, max_models=TUPLE_MODELS)
 DECOMPOSE = Step("race", ALWAYS, Method.DECOMPOSE, UNBOUNDED, "first in the race: permutation classes summed")
 SEARCH = Step("race", ALWAYS, Method.SEARCH, UNBOUNDED, "first in the race: depth-first search")
+HEAD = Step(
+    "head", ALWAYS, Method.SEARCH, Budget(max_nodes=HEAD_NODES, max_classes=HEAD_CLASSES),
+    "depth-first search within its head start in this process (at most {max_nodes} nodes)",
+)  # fmt: skip
 ENUMERATE = Step(
     "race", ALWAYS, Method.ENUMERATE, Budget(max_models=ENUMERATE_MODELS),
     "first in the race: at most {max_models} solver models, enumerated",
@@ -101,6 +117,7 @@ APPROXMC = Step("last", ALWAYS, Method.APPROXMC, UNBOUNDED, "every exact method 
 AUTO: dict[Mode, tuple[Step, ...]] = {
     Mode.DISENTANGLED: (
         CLOSED,
+        HEAD,
         Step(
             "race", WIDE_DOMAINS, Method.SOURCE_TUPLES, TUPLES, "first in the race: summed over source tuples"
         ),
@@ -110,7 +127,7 @@ AUTO: dict[Mode, tuple[Step, ...]] = {
         Step("race", ALWAYS, Method.SOURCE_SETS, SETS, "first in the race: summed over source sets"),
         APPROXMC,
     ),
-    Mode.OBJECTS: (CLOSED, DECOMPOSE, SEARCH, APPROXMC),
+    Mode.OBJECTS: (CLOSED, HEAD, DECOMPOSE, SEARCH, APPROXMC),
     Mode.JOINT: (
         CLOSED,
         ENUMERATE,
@@ -152,7 +169,7 @@ def run(
     declined: list[str] = []
     facts: dict[str, Any] = {}
     result: CountResult | None = None
-    for phase in ("first", "race", "last"):
+    for phase in ("first", "head", "race", "last"):
         of_phase = [s for s in steps if s.phase == phase]
         chosen = [s for n, s in enumerate(of_phase) if s.method not in {t.method for t in of_phase[:n]}]
         if phase == "race" and len(chosen) > 1:
@@ -168,6 +185,13 @@ def run(
     return result
 
 
+def head_start(problem: CountProblem, settings: CountSettings) -> CountResult | None:
+    """The head-start steps of auto's table for the problem's mode, in this process (None: none
+    answered in its bounds): what a batch of counts tries before forking a child for each."""
+    steps = [s for s in AUTO.get(problem.mode, ()) if s.phase == "head" and s.when.holds(problem)]
+    return _in_turn(steps, problem, settings, None, [], {})
+
+
 def _in_turn(
     steps: list[Step],
     problem: CountProblem,
@@ -177,12 +201,18 @@ def _in_turn(
     facts: dict[str, Any],
 ) -> CountResult | None:
     for step in steps:
+
+        def attempt(step: Step = step) -> CountResult:
+            return BACKENDS[step.method].count(problem, settings, progress, step.budget)
+
         try:
-            result = BACKENDS[step.method].count(problem, settings, progress, step.budget)
+            result = within_seconds(HEAD_SECONDS, attempt) if step.phase == "head" else attempt()
         except Declined as exc:
             facts.update(exc.facts)
-            if step.method != Method.CLOSED_FORM:
+            if step.method != Method.CLOSED_FORM and step.phase != "head":  # the race retries it
                 declined.append(f"{step.method}: {exc}")
+            continue
+        if result is None:  # the head start's seconds ran out
             continue
         result.details["auto"] = step.why().replace("first in the race: ", "")
         return result

@@ -1,8 +1,9 @@
 """How much work a method may do, and the one signal a method gives when it does not answer: it does
 not apply to the task (`Unsuited`) or would go past its budget (`OverBudget`: decompose and
-decompose-approx bound the permutation classes, enumerate the solver models, source-sets the states
-of a label group's residual table). Both are `Declined`: internal, so that `auto` can try a method and move
-on; a method a user names that declines becomes a NotApplicable there (rscount.counting.dispatch)."""
+decompose-approx bound the permutation classes, search its nodes and classes, enumerate the solver
+models, source-sets the states of a label group's residual table). Both are `Declined`: internal,
+so that `auto` can try a method and move on; a method a user names that declines becomes a
+NotApplicable there (rscount.counting.dispatch)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ class Budget:
     max_classes: int | None = None
     max_models: int | None = None
     max_states: int | None = None
+    max_nodes: int | None = None  # search nodes (search)
 
 
 UNBOUNDED = Budget()
@@ -49,6 +51,10 @@ class TooManyClasses(OverBudget):
 
 class TooManyModels(OverBudget):
     """Enumeration needs more solver models than the budget allows."""
+
+
+class TooManyNodes(OverBudget):
+    """The search visited more nodes than the budget allows."""
 
 
 class TooManyStates(OverBudget):

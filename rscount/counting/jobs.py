@@ -15,7 +15,9 @@ from ..errors import LimitReached, RscountError
 from ..knowledge.loading import load_task
 from ..progress import Progress
 from ..task.model import Task
+from . import auto
 from .dispatch import count_task
+from .problem import CountProblem
 from .processes.isolation import run_stoppable
 from .result import CountResult
 from .settings import DEFAULT_SETTINGS, CountSettings, Method
@@ -76,13 +78,30 @@ class CountOutcome:
 
 
 def run_count(job: CountJob) -> CountOutcome:
-    """Run one job in a child process; user errors and limits come back in the outcome, not as
-    exceptions, so one failed count does not lose the others of a batch."""
+    """Run one job: auto's head start in this process (bounded in work and time), else in a child
+    process; user errors and limits come back in the outcome, not as exceptions, so one failed count
+    does not lose the others of a batch (advise and sweep make thousands of small counts, and a
+    fork of a large process costs milliseconds)."""
     start = time.perf_counter()
     settings = job.settings
+    quick = _head_start(job.task, settings)
+    if quick is not None:
+        return CountOutcome(quick.count, quick.exact, quick.method, time.perf_counter() - start)
+    settings = settings.after(time.perf_counter() - start)
     try:
         result = run_stoppable(count_task, job.task, settings, **settings.limits(), what=job.task.name)
     except RscountError as exc:
         seconds = time.perf_counter() - start
         return CountOutcome(None, False, settings.method, seconds, str(exc), isinstance(exc, LimitReached))
     return CountOutcome(result.count, result.exact, result.method, time.perf_counter() - start)
+
+
+def _head_start(task: Task, settings: CountSettings) -> CountResult | None:
+    """auto's head start for `task` in this process, or None (another method, a cross-check asked
+    for, no answer within its bounds, or an error the child process will report)."""
+    if settings.method != Method.AUTO or settings.cross_check:
+        return None
+    try:
+        return auto.head_start(CountProblem(task, settings.mode_for(task)), settings)
+    except RscountError:
+        return None

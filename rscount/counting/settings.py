@@ -31,6 +31,7 @@ class Method(StrEnum):
     SOURCE_TUPLES = "source-tuples"
     SEARCH = "search"
     APPROXMC = "approxmc"
+    GANAK = "ganak"  # GANAK on the whole CNF (installed apart: `rscount install-ganak`)
     JRS = "jrs"  # the joint reasoning shortcuts' own sum (the jrs mode)
 
     @classmethod
@@ -64,8 +65,9 @@ class CountSettings:
     """How to count a task. `mode` None counts in the task's own mode; `timeout` (seconds) and
     `memory` (GB) None set no limit (nor do infinite ones); epsilon and delta are ApproxMC's, used by
     approximate methods. `elapsed` is the part of the time limit an earlier step of the same job
-    (reading the task) used; `jobs` processes count permutation classes side by side; `cross_check`
-    recounts an exact answer by an independent route (rscount.counting.cross_check)."""
+    (reading the task) used; `jobs` processes count permutation classes side by side, or the workers
+    of the Dask cluster whose scheduler is at `dask`; `cross_check` recounts an exact answer by an
+    independent route (rscount.counting.cross_check)."""
 
     method: Method = Method.AUTO
     mode: Mode | None = None
@@ -76,6 +78,7 @@ class CountSettings:
     memory: float | None = None
     elapsed: float = 0.0
     jobs: int = 1
+    dask: str | None = None
     cross_check: bool = False
 
     def __post_init__(self) -> None:
@@ -88,6 +91,8 @@ class CountSettings:
             raise InvalidSetting("delta", f"must lie in (0, 1), not {self.delta}")
         if isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 1:
             raise InvalidSetting("jobs", f"must be a whole number >= 1, not {self.jobs}")
+        if self.dask is not None and (not isinstance(self.dask, str) or not self.dask.strip()):
+            raise InvalidSetting("dask", f"must be a scheduler's address, not {self.dask!r}")
         for name, unit in (("timeout", "seconds"), ("memory", "GB")):
             value = getattr(self, name)
             if value is None:

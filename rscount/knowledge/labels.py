@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..task.expressions import Expr, free_names, normalise
+from ..errors import TaskError, short
+from ..task.expressions import free_names, normalise
 from ..task.model import Task
 from ..task.vectorized import on_all_vectors
 from .circuit import FALSE
@@ -20,7 +21,7 @@ def label_values(task: Task) -> dict[str, tuple[Any, ...]]:
     TaskError naming the label if its knowledge is ill-typed."""
     copies = Copies(task.concepts, task.labels)
     doms = copies.labels(copies.copy())  # type errors surface here, whatever the size of D
-    tables = on_all_vectors(list(task.labels.values()), task.domains, task.names)
+    tables = _on_all_vectors(task)
     if tables is not None:  # a small D: the values taken, read off every vector at once
         taken = [set(map(normalise, column.tolist())) for column in tables]
         return {
@@ -31,6 +32,24 @@ def label_values(task: Task) -> dict[str, tuple[Any, ...]]:
         label: tuple(v for v, gate in dom.items() if copies.witness(gate) is not None)
         for label, dom in zip(task.labels, doms)
     }
+
+
+def _on_all_vectors(task: Task) -> list[Any] | None:
+    """The labels' values on every concept vector (None when D is too large to tabulate); a TaskError
+    naming the first label the arrays cannot evaluate (such as a product of a number and a word)."""
+    errors = (TypeError, ValueError, ZeroDivisionError, OverflowError)
+    try:
+        return on_all_vectors(list(task.labels.values()), task.domains, task.names)
+    except errors:
+        pass
+    for name, expr in task.labels.items():
+        try:
+            on_all_vectors([expr], task.domains, task.names)
+        except errors as exc:
+            raise TaskError(
+                f"labels.{name}", f"undefined on some concept vector: {short(str(exc))}"
+            ) from None
+    raise AssertionError("the labels failed together but not one by one")
 
 
 def ignored_concepts(task: Task) -> list[str]:
@@ -64,25 +83,10 @@ def label_groups(task: Task) -> list[tuple[list[str], list[int]]]:
     return [(labels, sorted(concepts)) for labels, concepts in groups + unread]
 
 
-TRUTH_OPS = {"And", "Or", "Not", "Xor", "Implies", "Equivalent", "Eq", "Ne", "Lt", "Le", "Gt", "Ge"}
-
-
-def is_truth(expr: Expr, task: Task) -> bool:
-    """Whether an expression is a truth value by its form (a logical operator or a comparison, a
-    Boolean concept, an if-then-else of truth values, 0 or 1), whatever values it takes on D."""
-    if expr.op in TRUTH_OPS:
-        return True
-    if expr.op == "const":
-        return expr.args[0] in (0, 1) and not isinstance(expr.args[0], str)
-    if expr.op == "var":
-        return set(next(c.values for c in task.concepts if c.name == expr.args[0])) == {0, 1}
-    if expr.op == "ITE":
-        return is_truth(expr.args[1], task) and is_truth(expr.args[2], task)
-    return False
-
-
 def label_classes(task: Task) -> dict[str, tuple[Any, ...]]:
-    """Per label, the classes an inference layer chooses among: 0 and 1 for a truth-valued label
-    (even one constant on D), else the values it takes on D."""
-    values = label_values(task)
-    return {name: (0, 1) if is_truth(expr, task) else values[name] for name, expr in task.labels.items()}
+    """Per label, the classes an inference layer chooses among: the values it takes on D, and both
+    0 and 1 for a label whose values are truth values (a Boolean label has 2 even when constant)."""
+    return {
+        name: (0, 1) if all(not isinstance(v, str) and v in (0, 1) for v in values) else values
+        for name, values in label_values(task).items()
+    }

@@ -64,6 +64,7 @@ PROMOTED = (
     "intended",
     "joint_shortcuts",
     "cross_check",
+    "guarantee",
 )
 
 

@@ -79,6 +79,8 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
     if "auto" in promoted:
         how += f", chosen as: {promoted['auto']}"
     lines.append(how + f"; {record.seconds:.2f} s")
+    if "guarantee" in promoted:  # an exact method's own caveat (GANAK's probabilistic cache)
+        lines.append(f"  guarantee: {promoted['guarantee']}")
     if "cross_check" in promoted:
         check = promoted["cross_check"]
         lines.append(

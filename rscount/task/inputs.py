@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from ..errors import FormatError, quote, short
-from ..limits import YAML_NODES
+from ..limits import YAML_DEPTH, YAML_NODES
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
@@ -33,6 +33,7 @@ def load_yaml(text: str, source: str) -> Any:
     except yaml.YAMLError as exc:  # the reader refuses characters such as NUL
         raise FormatError(source, f"invalid YAML: {short(str(exc).splitlines()[0])}") from None
     try:
+        _check_depth(text, source)
         node = loader.get_single_node()
         if node is None:
             return None
@@ -45,10 +46,22 @@ def load_yaml(text: str, source: str) -> Any:
         raise FormatError(source, f"invalid YAML: {short(str(problem))}", line) from None
     except ValueError:  # Python refuses to read integers of more than 4300 digits
         raise FormatError(source, "invalid YAML: a number too long to read (over 4300 digits)") from None
-    except RecursionError:  # PyYAML composes nested collections recursively
-        raise FormatError(source, "invalid YAML: collections nested too deeply") from None
     finally:
         loader.dispose()
+
+
+def _check_depth(text: str, source: str) -> None:
+    """Refuse collections nested past the YAML_DEPTH cap, read from the parser's flat event stream
+    before PyYAML composes them (recursively: slow, and deep enough it exhausts the stack)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            YAML_DEPTH.check(
+                depth, source if event.start_mark is None else f"{source}, line {event.start_mark.line + 1}"
+            )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def _check_nodes(root: yaml.Node, source: str) -> None:

@@ -10,9 +10,12 @@ from references.bruteforce import brute_force_count
 import rscount
 from rscount import CountsDisagree
 from rscount.counting.budget import Unsuited
+from rscount.counting.cross_check import routes_for
+from rscount.counting.engines import ganak
 from rscount.counting.methods import BACKENDS
 from rscount.counting.settings import Method
 from rscount.task.families import builtin_task
+from rscount.task.model import Mode
 
 XOR3 = builtin_task("xor", 3)
 XOR3_COUNT = brute_force_count(
@@ -45,12 +48,14 @@ def test_an_exact_count_is_recounted_by_another_route_that_agrees():
     result = rscount.count(XOR3, "decompose", cross_check=True)
     check = result.details["cross_check"]
     assert result.count == check["count"] == XOR3_COUNT and check["agrees"]
-    assert check["method"] in ("sdd", "enumerate", "search")
+    assert check["method"] in ("sdd", "enumerate", "search", "ganak")
 
 
-@pytest.mark.parametrize("wrong", [Method.SEARCH, Method.SDD, Method.ENUMERATE])
+@pytest.mark.parametrize("wrong", [Method.SEARCH, Method.SDD, Method.ENUMERATE, Method.GANAK])
 def test_a_wrong_second_route_fails_the_cross_check_with_both_figures(monkeypatch, wrong):
-    for method in (Method.SEARCH, Method.SDD, Method.ENUMERATE):
+    if wrong == Method.GANAK and not ganak.available():
+        pytest.skip("GANAK is not installed here (CI installs it)")
+    for method in (Method.SEARCH, Method.SDD, Method.ENUMERATE, Method.GANAK):
         if method != wrong:  # only the wrong one answers
             monkeypatch.setitem(BACKENDS, method, Declines(method))
     monkeypatch.setitem(BACKENDS, wrong, OffByOne(BACKENDS[wrong]))
@@ -70,6 +75,15 @@ def test_a_failed_cross_check_exits_2_on_the_command_line(cli, monkeypatch):
 def test_the_command_line_says_which_route_agreed(cli):
     run = cli("xor", "--bits", "3", "--exact", "--cross-check")
     assert run.code == 0 and "cross-check: " in run.out and "counts the same" in run.out
+
+
+def test_ganak_checks_every_method_but_itself_where_it_is_installed(monkeypatch):
+    monkeypatch.setattr(ganak, "available", lambda: True)
+    assert routes_for(Mode.DISENTANGLED, Method.DECOMPOSE)[0] == Method.GANAK
+    assert routes_for(Mode.JOINT, Method.SDD) == (Method.GANAK, Method.ENUMERATE)
+    assert Method.GANAK not in routes_for(Mode.OBJECTS, Method.GANAK)
+    monkeypatch.setattr(ganak, "available", lambda: False)
+    assert Method.GANAK not in routes_for(Mode.DISENTANGLED, Method.DECOMPOSE)
 
 
 def test_an_estimate_is_not_cross_checked():

@@ -225,10 +225,12 @@ def _key(value: Any) -> tuple[str, Any]:
 
 
 def label_classes(problem: Problem) -> int:
-    """The classes an inference layer chooses from: per label the values it takes on D, multiplied."""
+    """The classes an inference layer chooses from: per label the values it takes on D (2 for a
+    label whose values are 0 and 1 or one of them: a Boolean label), multiplied."""
     space = list(product(*problem.domains))
     labels = [problem.label(c) for c in space]
-    return math.prod(len({y[n] for y in labels}) for n in range(len(labels[0])))
+    taken = [{y[n] for y in labels} for n in range(len(labels[0]))]
+    return math.prod(2 if values <= {0, 1} else len(values) for values in taken)
 
 
 def jrs(problem: Problem) -> tuple[int, int, list[str]]:

@@ -146,5 +146,6 @@ def test_a_report_on_a_dask_cluster_equals_the_local_one(tasks):
     ) as cluster:
         remote = count_files(paths, CountSettings(), dask=cluster.scheduler_address)
     local = count_files(paths, CountSettings(), jobs=1)
-    keys = ("file", "count", "exact", "method", "status", "verdict")
+    # the method may differ: a worker thread has no head start (no alarm there), and races vary
+    keys = ("file", "count", "exact", "status", "verdict")
     assert [[e.get(k) for k in keys] for e in remote] == [[e.get(k) for k in keys] for e in local]

@@ -20,6 +20,7 @@ from typing import Any
 from ...encoding.value_codes import ValueMapCoding
 from ...errors import TaskError
 from ...task.expressions import evaluate, normalise
+from ..budget import TooManyNodes
 from .group_tables import MISSING, Group, GroupTables
 
 MEMO_ENTRIES = 1 << 20  # memoised subtrees kept before the memo is emptied
@@ -48,6 +49,7 @@ class ValueSearch:
         self.labels: dict[int, Callable[[tuple[int, ...]], int]] = {}
         self.ids: dict[int, dict[tuple[Any, ...], int]] = {}  # per group: evaluated label tuples numbered
         self.nodes = 0  # search nodes visited (for the details)
+        self.max_nodes: int | None = None  # past this many nodes, TooManyNodes
         self.orders: dict[tuple[Any, ...], tuple[Slot, ...]] = {}  # slot orders computed, by part
 
     def count(self, g: int, sources: tuple[int, ...]) -> int:
@@ -201,6 +203,8 @@ def _count_part(
     budget = FIRST_TURN
     while True:
         for search in searches:
+            if owner.max_nodes is not None and owner.nodes >= owner.max_nodes:
+                raise TooManyNodes(f"search: more than {owner.max_nodes} search nodes")
             try:
                 return search.count(budget)
             except _OutOfNodes:
@@ -240,8 +244,9 @@ class _Search:
         self.limit = 0
 
     def count(self, nodes: int) -> int:
-        """The part's count, or _OutOfNodes after `nodes` new search nodes."""
-        self.limit = self.owner.nodes + nodes
+        """The part's count, or _OutOfNodes after `nodes` new search nodes (or at the owner's cap)."""
+        cap = self.owner.max_nodes
+        self.limit = self.owner.nodes + nodes if cap is None else min(self.owner.nodes + nodes, cap)
         return self._count(0)
 
     def _count(self, n: int) -> int:

@@ -11,6 +11,7 @@ from .closed_form.backend import ClosedFormsBackend
 from .decompose.backend import DecomposeBackend
 from .decompose_approx.backend import DecomposeApproxBackend
 from .enumerate.backend import EnumerateBackend
+from .ganak.backend import GanakBackend
 from .jrs.backend import JrsBackend
 from .protocol import Backend
 from .sdd.backend import SddBackend
@@ -31,5 +32,6 @@ BACKENDS: dict[Method, Backend] = {
         ApproxMCBackend(),
         JrsBackend(),
         SearchBackend(),
+        GanakBackend(),
     )
 }

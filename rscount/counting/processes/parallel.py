@@ -73,19 +73,25 @@ def _alone(fn: Callable[[Item], Result], item: Item, crashed: Callable[[Item], R
             return crashed(item)
 
 
-def _on_dask(
-    fn: Callable[[Item], Result], items: Sequence[Item], address: str, progress: Progress | None, what: str
-) -> list[Result]:
+def dask_client(address: str) -> Any:
+    """A distributed.Client connected to the scheduler at `address` (use as a context manager);
+    InvalidSetting naming --dask when Dask is missing or the scheduler cannot be reached."""
     try:
         from distributed import Client
-        from distributed import as_completed as dask_completed
     except ImportError:
         raise InvalidSetting("dask", "needs Dask distributed (pip install 'rscount[dask]')") from None
     try:
-        client = Client(address, timeout="20s")  # type: ignore[no-untyped-call]
+        return Client(address, timeout="20s")  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         raise InvalidSetting("dask", f"cannot reach the scheduler at {address} ({exc})") from None
-    with client:
+
+
+def _on_dask(
+    fn: Callable[[Item], Result], items: Sequence[Item], address: str, progress: Progress | None, what: str
+) -> list[Result]:
+    from distributed import as_completed as dask_completed
+
+    with dask_client(address) as client:
         futures = client.map(fn, list(items), pure=False)
         index = {future.key: i for i, future in enumerate(futures)}
         results: list[Any] = [None] * len(items)

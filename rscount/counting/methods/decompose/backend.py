@@ -4,6 +4,7 @@ keeps, its value maps counted (rscount.counting.engines.class_counts) with big-i
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from ...engines.class_counts import ClassCounter
 from ...engines.class_search.search import ClassSearch
 from ...problem import CountProblem
 from ...processes.class_workers import ClassWorkers
+from ...processes.dask_classes import DaskClassWorkers
 from ...result import CountResult
 from ...settings import CountSettings, Method
 
@@ -48,7 +50,7 @@ class DecomposeBackend:
             found = list(found)
             bound.total_classes = len(found)
         details: dict[str, Any] = {}
-        with _class_counts(problem, found, settings.jobs, details, checker) as counts:
+        with _class_counts(problem, found, settings, details, checker) as counts:
             for models, size in counts:
                 bound.counted(models, size)
         bound.finished()
@@ -57,7 +59,7 @@ class DecomposeBackend:
         )
         if bound.total_classes is None:
             details["counted_while_found"] = True
-        if settings.jobs > 1:
+        if settings.jobs > 1 and not settings.dask:
             details["jobs"] = settings.jobs
         return CountResult(bound.total, True, self.method, time.perf_counter() - start, details=details)
 
@@ -119,18 +121,25 @@ def _announced(search: ClassSearch, bound: _Bound) -> Iterator[tuple[tuple[int, 
 def _class_counts(
     problem: CountProblem,
     found: Iterable[tuple[tuple[int, ...], int]],
-    jobs: int,
+    settings: CountSettings,
     details: dict[str, Any],
     counter: ClassCounter | None,
 ) -> Iterator[Iterator[tuple[int, int]]]:
     """(N(pi), class size) of every class found: counted here (by `counter` if given, whose
-    factors the class search may have found), or by `jobs` worker processes while this one finds
-    the classes; `details` receives the counters' details at the end."""
-    if jobs <= 1:
-        counter = counter or ClassCounter(problem.task, problem.mode)
+    factors the class search may have found), by the settings' `jobs` worker processes or on the
+    Dask cluster at `dask` while this one finds the classes; `details` receives the workers'
+    details at the end."""
+    make_counter = functools.partial(ClassCounter, problem.task, problem.mode)
+    workers: DaskClassWorkers | ClassWorkers
+    if settings.dask:
+        workers = DaskClassWorkers(make_counter, settings.dask)
+    elif settings.jobs > 1:
+        workers = ClassWorkers(make_counter, settings.jobs)
+    else:
+        counter = counter or make_counter()
         yield ((counter.count(pi), size) for pi, size in found)
         details.update(counter.details())
         return
-    with ClassWorkers(lambda: ClassCounter(problem.task, problem.mode), jobs) as workers:
+    with workers:
         yield workers.counts(found)
     details.update(workers.details)

@@ -24,7 +24,7 @@ from ....knowledge.symmetry import (
 )
 from ....progress import Progress
 from ....task.model import Mode
-from ...budget import UNBOUNDED, Budget, Unsuited
+from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
 from ...engines.class_search.permutations import classes
 from ...engines.group_tables import GroupTables
 from ...engines.value_search import ValueSearch
@@ -53,8 +53,11 @@ class SearchBackend:
             raise Unsuited("search counts maps (pi, f): the disentangled and objects modes")
         start = time.perf_counter()
         counter = _Counter(problem)
+        counter.search.max_nodes = budget.max_nodes
         total = classes_done = 0
         for pi, size in counter.classes():
+            if budget.max_classes is not None and classes_done >= budget.max_classes:
+                raise TooManyClasses(f"search: more than {budget.max_classes} permutation classes")
             models = counter.models(pi)
             total += size * models
             classes_done += 1

@@ -1,0 +1,2 @@
+"""`--method ganak`: GANAK's projected count of the whole CNF, a second exact counter that shares
+nothing with rscount's own methods beyond the encoding."""

@@ -1,0 +1,75 @@
+"""Permutation classes counted on a Dask cluster (`count --dask ADDRESS`): batches of classes go to
+the cluster's workers as the class search yields them, a few per worker in flight. Each worker
+builds the count's class counter once (kept per worker process, for the most recent counts) and
+counts its batches. A batch is a pure function of its classes, so Dask reruns the batches of a
+worker lost mid-count on another one: a lost worker costs only its units, and the sum stays exact."""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+from typing import Any
+
+from .class_workers import BATCH
+from .parallel import dask_client
+
+Pi = tuple[int, ...]
+KEPT = 4  # class counters a worker keeps (of the most recent counts)
+IN_FLIGHT = 2  # batches per worker thread submitted ahead
+
+_COUNTERS: OrderedDict[str, Any] = OrderedDict()
+
+
+def _count_batch(key: str, make_counter: Callable[[], Any], batch: list[Pi]) -> list[int]:
+    """On a worker: N(pi) for each class of the batch, by the count's counter (built once here)."""
+    counter = _COUNTERS.get(key)
+    if counter is None:
+        counter = _COUNTERS[key] = make_counter()
+        while len(_COUNTERS) > KEPT:
+            _COUNTERS.popitem(last=False)
+    return [counter.count(pi) for pi in batch]
+
+
+class DaskClassWorkers:
+    """The workers of the Dask cluster at `address` counting N(pi) with the counters `make_counter`
+    builds (it and what it reads must pickle). Use as a context manager."""
+
+    def __init__(self, make_counter: Callable[[], Any], address: str) -> None:
+        self.client = dask_client(address)
+        self.make_counter = self.client.scatter(make_counter, broadcast=True)
+        self.key = uuid.uuid4().hex
+        threads = sum(self.client.nthreads().values())
+        self.in_flight = max(1, threads) * IN_FLIGHT
+        self.details: dict[str, Any] = {"dask_workers": len(self.client.nthreads()), "dask_threads": threads}
+
+    def counts(self, classes: Iterable[tuple[Pi, int]]) -> Iterator[tuple[int, int]]:
+        """(N(pi), class size) for every class, in the order the batches finish."""
+        from distributed import as_completed
+
+        found = iter(classes)
+        sizes: dict[str, list[int]] = {}
+
+        def submit() -> Any:
+            batch = list(islice(found, BATCH))
+            if not batch:
+                return None
+            future = self.client.submit(_count_batch, self.key, self.make_counter, [pi for pi, _ in batch],
+                                        pure=False)  # fmt: skip
+            sizes[future.key] = [size for _, size in batch]
+            return future
+
+        first = [f for f in (submit() for _ in range(self.in_flight)) if f is not None]
+        pending = as_completed(first)  # type: ignore[no-untyped-call]
+        for future in pending:
+            yield from zip(future.result(), sizes.pop(future.key))
+            following = submit()
+            if following is not None:
+                pending.add(following)  # type: ignore[no-untyped-call]
+
+    def __enter__(self) -> DaskClassWorkers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.client.close()

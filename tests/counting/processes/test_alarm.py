@@ -1,0 +1,42 @@
+"""processes/alarm.within_seconds: the work's answer when it is quick, None once its seconds run out
+(the previous SIGALRM handler and timer restored), and nothing started where no alarm can be set."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+from rscount.counting.processes.alarm import within_seconds
+
+
+def test_quick_work_answers_and_the_alarm_is_put_back():
+    before = signal.getsignal(signal.SIGALRM)
+    assert within_seconds(5, lambda: 42) == 42
+    assert signal.getsignal(signal.SIGALRM) == before and signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+def test_work_past_its_seconds_is_cut_short():
+    start = time.monotonic()
+    assert within_seconds(0.2, lambda: time.sleep(30)) is None
+    assert time.monotonic() - start < 10
+    spin = [0]
+
+    def busy() -> None:
+        while True:
+            spin[0] += 1
+
+    assert within_seconds(0.2, busy) is None and spin[0] > 0
+
+
+def test_outside_the_main_thread_the_work_is_not_started():
+    started, answers = [], []
+
+    def work() -> int:
+        started.append(True)
+        return 1
+
+    thread = threading.Thread(target=lambda: answers.append(within_seconds(1, work)))
+    thread.start()
+    thread.join()
+    assert answers == [None] and not started
