@@ -4,6 +4,8 @@ estimates and modes without a second route say why they were not checked."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from references.bruteforce import brute_force_count
 
@@ -53,8 +55,8 @@ def test_an_exact_count_is_recounted_by_another_route_that_agrees():
 
 @pytest.mark.parametrize("wrong", [Method.SEARCH, Method.SDD, Method.ENUMERATE, Method.GANAK])
 def test_a_wrong_second_route_fails_the_cross_check_with_both_figures(monkeypatch, wrong):
-    if wrong == Method.GANAK and not ganak.available():
-        pytest.skip("GANAK is not installed here (CI installs it)")
+    if wrong == Method.GANAK and not ganak.available() and os.environ.get("CI") != "true":
+        pytest.skip("GANAK is not installed here (CI installs it, and there this test runs)")
     for method in (Method.SEARCH, Method.SDD, Method.ENUMERATE, Method.GANAK):
         if method != wrong:  # only the wrong one answers
             monkeypatch.setitem(BACKENDS, method, Declines(method))
