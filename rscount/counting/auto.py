@@ -165,7 +165,11 @@ def run(
     """The answer of the table's steps for `problem`'s mode, phase by phase; the result's details
     say which step answered (`auto`), how the race went (`race`) and why no closed form applied
     (`closed_forms_inapplicable`). Declined if every step declines."""
-    steps = [s for s in table.get(problem.mode, ()) if s.when.holds(problem)]
+    steps = [
+        s
+        for s in table.get(problem.mode, ())
+        if s.when.holds(problem) and (settings.head_start or s.phase != "head")
+    ]
     declined: list[str] = []
     facts: dict[str, Any] = {}
     result: CountResult | None = None

@@ -88,6 +88,8 @@ def run_count(job: CountJob) -> CountOutcome:
     if quick is not None:
         return CountOutcome(quick.count, quick.exact, quick.method, time.perf_counter() - start)
     settings = settings.after(time.perf_counter() - start)
+    if _tries_head_start(settings):  # the child need not try it again
+        settings = settings.replace(head_start=False)
     try:
         result = run_stoppable(count_task, job.task, settings, **settings.limits(), what=job.task.name)
     except RscountError as exc:
@@ -99,9 +101,14 @@ def run_count(job: CountJob) -> CountOutcome:
 def _head_start(task: Task, settings: CountSettings) -> CountResult | None:
     """auto's head start for `task` in this process, or None (another method, a cross-check asked
     for, no answer within its bounds, or an error the child process will report)."""
-    if settings.method != Method.AUTO or settings.cross_check:
+    if not _tries_head_start(settings):
         return None
     try:
         return auto.head_start(CountProblem(task, settings.mode_for(task)), settings)
     except RscountError:
         return None
+
+
+def _tries_head_start(settings: CountSettings) -> bool:
+    """Whether run_count tries auto's head start before forking (auto without a cross-check)."""
+    return settings.method == Method.AUTO and settings.head_start and not settings.cross_check

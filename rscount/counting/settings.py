@@ -80,6 +80,7 @@ class CountSettings:
     jobs: int = 1
     dask: str | None = None
     cross_check: bool = False
+    head_start: bool = True  # auto's head start (off where the caller already tried it)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "method", Method.parse(self.method))
