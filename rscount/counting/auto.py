@@ -6,10 +6,11 @@ point here rather than retell the order.
   jrs sum, and for `approx` its estimators).
 - `head`: search in this process within a small bound on its work and time (HEAD_NODES,
   HEAD_SECONDS), so that small tasks are answered without starting the race's processes.
-- `race`: the exact methods whose condition holds, raced (rscount.counting.processes.race): each gets
-  an equal share of the processors, the first exact answer wins, and a method that stalls on a task
-  cannot starve one that would answer it. No threshold decides which method a task "should" take:
-  budgets only let a method decline early where it is known to be hopeless.
+- `race`: the exact methods whose condition holds, raced (rscount.counting.processes.race): search
+  holds a processor (STEADY), the others share the rest equally, the first exact answer wins, and a
+  method that stalls on a task cannot starve one that would answer it. No threshold decides which
+  method a task "should" take: budgets only let a method decline early where it is known to be
+  hopeless.
 - `last`: tried in order when every raced method declined (ApproxMC: an estimate with its guarantee).
 
 Every threshold is named once below, with the measurement behind it (2-core machine; benchmarks/)."""
@@ -62,6 +63,10 @@ BOUNDS_AFTER = 10.0
 HEAD_NODES = 20_000
 HEAD_CLASSES = 500
 HEAD_SECONDS = 0.5
+# Raced methods that hold a processor throughout the race (where there are two or more): search does
+# what a naive brute force does, no slower (benchmarks/robustness.md), so a race it holds a processor
+# in is not slower than the brute force either, however many other methods share the rest.
+STEADY = frozenset({Method.SEARCH})
 Phase = Literal["first", "head", "race", "last"]
 
 
@@ -234,6 +239,7 @@ def _raced(
         return Entrant(
             str(step.method),
             lambda reports: BACKENDS[step.method].count(problem, settings, reports, step.budget),
+            steady=step.method in STEADY,
         )
 
     entrants = [entrant(s) for s in steps]

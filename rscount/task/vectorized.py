@@ -81,7 +81,18 @@ def on_all_vectors(
 
 def tabulate(exprs: Sequence[Expr], columns: Mapping[str, Array], size: int) -> list[Array]:
     """The values of `exprs` on `size` vectors whose concepts' values are the `columns` (arrays of
-    ints, or of objects for words); raises as evaluate would on some vector, or TooLarge."""
+    ints, or of objects for words); raises as evaluate would on some vector, or TooLarge. Truth
+    values stay numpy Booleans inside (one byte, no re-check), and a node's array is dropped once its
+    last reader has used it, so a program's large DAG costs its width in memory, not its size."""
+    readers: dict[int, int] = {}
+    stack = list(exprs)
+    while stack:  # how many nodes read each node (a shared node is visited once)
+        e = stack.pop()
+        for a in e.args:
+            if isinstance(a, Expr):
+                readers[id(a)] = readers.get(id(a), 0) + 1
+                if readers[id(a)] == 1:
+                    stack.append(a)
     memo: dict[int, Array] = {}
 
     def go(e: Expr) -> Array:
@@ -96,14 +107,30 @@ def tabulate(exprs: Sequence[Expr], columns: Mapping[str, Array], size: int) -> 
                 value = e.args[0]
                 memo[key] = np.full(size, value, dtype=object if isinstance(value, str) else np.int64)
             else:
-                out = _apply(e.op, [go(a) for a in e.args])
+                args = [_used(a) for a in e.args]
+                out = _apply(e.op, args)
                 memo[key] = np.full(size, out) if out.ndim == 0 else out  # And() of no clause: a scalar
         return memo[key]
 
-    return [go(e) for e in exprs]
+    def _used(e: Expr) -> Array:
+        """e's values for one of its readers; forgotten after its last reader."""
+        found = go(e)
+        readers[id(e)] -= 1
+        if not readers[id(e)]:
+            del memo[id(e)]
+        return found
+
+    return [_as_values(go(e)) for e in exprs]
+
+
+def _as_values(a: Array) -> Array:
+    """Truth values as the integers 0/1 (as everywhere outside the logical operators)."""
+    return a.astype(np.int64) if a.dtype == bool else a
 
 
 def _truth(a: Array) -> Array:
+    if a.dtype == bool:
+        return a
     if not np.all((a == 0) | (a == 1)):
         bad = a[~((a == 0) | (a == 1))][0]
         raise TypeError(f"a logical operator got the non-Boolean value {bad!r}")
@@ -126,9 +153,9 @@ def _apply(op: str, args: list[Array]) -> Array:
     if op in ("And", "Or", "Not", "Xor", "Implies", "Equivalent"):
         truths = [_truth(a) for a in args]
         if op == "And":
-            out = np.logical_and.reduce(truths)
+            out = reduce(np.logical_and, truths) if truths else np.asarray(True)
         elif op == "Or":
-            out = np.logical_or.reduce(truths)
+            out = reduce(np.logical_or, truths) if truths else np.asarray(False)
         elif op == "Not":
             out = ~truths[0]
         elif op == "Xor":
@@ -136,14 +163,15 @@ def _apply(op: str, args: list[Array]) -> Array:
         elif op == "Implies":
             out = ~truths[0] | truths[1]
         else:
-            out = np.logical_and.reduce(truths) | ~np.logical_or.reduce(truths)
-        return np.asarray(out).astype(np.int64)
+            out = reduce(np.logical_and, truths) | ~reduce(np.logical_or, truths)
+        return np.asarray(out, dtype=bool)
+    if op == "ITE":
+        return np.where(_truth(args[0]), _as_values(args[1]), _as_values(args[2]))
+    args = [_as_values(a) for a in args]
     if op in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge"):
         compare = {"Eq": np.equal, "Ne": np.not_equal, "Lt": np.less, "Le": np.less_equal}
         compare |= {"Gt": np.greater, "Ge": np.greater_equal}
-        return np.asarray(compare[op](args[0], args[1])).astype(np.int64)
-    if op == "ITE":
-        return np.where(_truth(args[0]), args[1], args[2])
+        return np.asarray(compare[op](args[0], args[1]), dtype=bool)
     if op == "Lookup":
         table = args[-1][0]
         found = [table[key] for key in zip(*(a.tolist() for a in args[:-1]))]

@@ -1,7 +1,7 @@
 """`auto` as a portfolio (rscount/counting/auto.py, processes/race.py): quick methods first, then the
-exact methods raced with equal shares of the processors, ApproxMC last; a method that stalls cannot
-starve one that answers, a method that declines leaves its turn, and every answer is the brute
-force's."""
+exact methods raced (search holding a processor, the others sharing the rest), ApproxMC last; a
+method that stalls cannot starve one that answers, a method that declines leaves its turn, and
+every answer is the brute force's."""
 
 from __future__ import annotations
 
@@ -96,12 +96,37 @@ def test_a_method_that_stalls_does_not_starve_the_others(no_head_start, monkeypa
 
 
 def test_a_method_that_declines_leaves_its_turn(no_head_start, monkeypatch):
-    for method in (Method.DECOMPOSE, Method.SOURCE_SETS):
+    for method in (Method.DECOMPOSE, Method.SEARCH):
         monkeypatch.setitem(BACKENDS, method, Declines(method))
     result = auto_count(TASK)
-    assert result.method == "search" and result.count == COUNT
+    assert result.method == "source-sets" and result.count == COUNT
     outcomes = {e["method"]: e["outcome"] for e in result.details["race"]}
-    assert outcomes["decompose"] == "declined: not for this task"
+    assert outcomes["decompose"] == outcomes["search"] == "declined: not for this task"
+
+
+def test_search_holds_a_processor_throughout_the_race(no_head_start, monkeypatch):
+    for method in (Method.DECOMPOSE, Method.SOURCE_SETS):
+        monkeypatch.setitem(BACKENDS, method, Stalls(method))
+    real = BACKENDS[Method.SEARCH]
+
+    class Busy:  # search after a second of work, while two stalling methods share the other processor
+        method, exact, description = Method.SEARCH, True, "busy"
+
+        def count(self, *args, **kwargs):
+            start = time.process_time()
+            while time.process_time() - start < 1.0:
+                pass
+            return real.count(*args, **kwargs)
+
+    monkeypatch.setitem(BACKENDS, Method.SEARCH, Busy())
+    monkeypatch.setattr(auto, "cores", lambda: 2)
+    start = time.monotonic()
+    result = auto_count(TASK)
+    elapsed = time.monotonic() - start
+    held = {e["method"]: e["seconds"] for e in result.details["race"]}
+    assert result.method == "search" and result.count == COUNT
+    assert held["search"] >= 0.9 * elapsed  # never paused
+    assert held["decompose"] + held["source-sets"] <= 1.1 * elapsed  # the two took turns on one
 
 
 def test_approxmc_estimates_only_when_every_exact_method_declines(no_head_start, monkeypatch):

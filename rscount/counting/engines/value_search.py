@@ -15,6 +15,7 @@ import heapq
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from ...encoding.value_codes import ValueMapCoding
@@ -24,7 +25,9 @@ from ..budget import TooManyNodes
 from .group_tables import MISSING, Group, GroupTables
 
 MEMO_ENTRIES = 1 << 20  # memoised subtrees kept before the memo is emptied
+MEMO_TRIAL = 1024  # look-ups at a depth before a depth that never hit stops memoising
 Slot = tuple[int, int]  # (value-map owner, value number)
+Picker = Callable[[list[int]], tuple[int, ...]]  # a list's items at some positions, as a tuple
 
 
 class _Constraint:
@@ -51,6 +54,18 @@ class ValueSearch:
         self.nodes = 0  # search nodes visited (for the details)
         self.max_nodes: int | None = None  # past this many nodes, TooManyNodes
         self.orders: dict[tuple[Any, ...], tuple[Slot, ...]] = {}  # slot orders computed, by part
+        self.spent: dict[str, tuple[int, int]] = {}  # per slot order: parts it finished, their nodes
+        self.parts = 0  # parts counted
+
+    def cost(self, order: str) -> tuple[float, str]:
+        """An order's mean nodes per part it finished (untried orders first), for the turn order."""
+        parts, nodes = self.spent.get(order, (0, 0))
+        return (nodes / parts if parts else -1.0, order)
+
+    def finished(self, order: str, nodes: int) -> None:
+        """Record that `order` finished a part in `nodes` search nodes."""
+        parts, spent = self.spent.get(order, (0, 0))
+        self.spent[order] = (parts + 1, spent + nodes)
 
     def count(self, g: int, sources: tuple[int, ...]) -> int:
         """Group g's factor when its t-th target concept reads ground-truth concept sources[t]."""
@@ -108,12 +123,16 @@ class ValueSearch:
             radices = [self.coding.sizes[j] for j in targets]
             if table is not None:
                 ids = table[0]
+                known: dict[tuple[int, ...], int] = {}  # the tuples looked up so far
 
                 def by_table(values: tuple[int, ...]) -> int:
-                    code = 0
-                    for value, radix in zip(values, radices):
-                        code = code * radix + value
-                    return int(ids[code])
+                    found = known.get(values)
+                    if found is None:
+                        code = 0
+                        for value, radix in zip(values, radices):
+                            code = code * radix + value
+                        found = known[values] = int(ids[code])
+                    return found
 
                 self.labels[g] = by_table
             else:
@@ -184,31 +203,37 @@ def _count_part(
     label: Callable[[tuple[int, ...]], int],
     owner: ValueSearch,
 ) -> int:
-    """One part counted by the slot orders in turn, each allowed twice the nodes of its last turn
-    (memo kept), until one finishes: no order is best on every task (fail-first stalls on rows that
-    a two-valued image barely constrains; rare labels first with concepts in turn, the brute force's
-    order, on others), and the turns cost at most a constant factor over the best order."""
+    """One part counted by the slot orders in turns, each turn resuming that order's search with
+    twice the nodes of its last, until one finishes: no order is best on every task (fail-first
+    stalls on rows that a two-valued image barely constrains; rare labels first with concepts in
+    turn, the brute force's order, on others). The order that needed the fewest nodes per part so
+    far leads (every EXPLORE-th part, another does) and the others get 1/LEAD of its turns, so a part
+    costs at most the leader's nodes and 1/LEAD more, or LEAD + 1 times what a better order needs."""
     found = set(slots)
     shape = tuple(sorted((s, sizes[s]) for s in slots))
-    orders = []
-    for order in ORDERS:
+    orders: dict[tuple[Slot, ...], str] = {}
+    for order in sorted(ORDERS, key=lambda order: owner.cost(order.__name__)):
         # a part's constraints are the same for every permutation feeding it the same owners (only
         # the targets' sizes differ), so an order is computed once per owners (and sizes, if read)
         key = (order.__name__, frozenset(found), shape if order in SIZED else None)
         if key not in owner.orders:
             owner.orders[key] = tuple(order(constraints, slots, sizes))
-        orders.append(owner.orders[key])
-    orders = list(dict.fromkeys(orders))
-    searches = [_Search(constraints, list(order), sizes, label, owner) for order in orders]
+        orders.setdefault(owner.orders[key], order.__name__)
+    searches = [(_Search(constraints, list(o), sizes, label, owner), name) for o, name in orders.items()]
+    owner.parts += 1
+    if owner.parts % EXPLORE == 0:  # now and then another order goes first, to measure it
+        searches = searches[1:] + searches[:1]
     budget = FIRST_TURN
     while True:
-        for search in searches:
+        for turn, (search, name) in enumerate(searches):
             if owner.max_nodes is not None and owner.nodes >= owner.max_nodes:
                 raise TooManyNodes(f"search: more than {owner.max_nodes} search nodes")
             try:
-                return search.count(budget)
+                total = search.count(budget if turn == 0 else budget // LEAD)
             except _OutOfNodes:
-                pass
+                continue
+            owner.finished(name, search.used)
+            return total
         budget *= 2
 
 
@@ -226,54 +251,115 @@ class _Search:
         self.order = order
         position = {s: n for n, s in enumerate(self.order)}
         self.sizes = [sizes[s] for s in self.order]
-        self.due: list[list[tuple[tuple[int, ...], int | None, tuple[int | None, ...] | None]]] = [
-            [] for _ in self.order
-        ]
-        last_use = [-1] * len(self.order)
+        self.due: list[list[tuple[Picker, int | None, tuple[tuple[int, int], ...] | None]]]
+        self.due = [[] for _ in self.order]
+        last_use = list(range(len(self.order)))
         for c in constraints:
             at = tuple(position[s] for s in c.slots)
-            self.due[max(at)].append((at, c.label, c.fixed))
+            fixed = None if c.fixed is None else tuple((p, w) for p, w in zip(at, c.fixed) if w is not None)
+            due = max(at)
+            self.due[due].append((_picker(at), c.label, fixed))
             for p in at:
-                last_use[p] = max(last_use[p], max(at))
+                if last_use[p] < due:
+                    last_use[p] = due
         # frontier[n]: assigned positions (< n) still read by a constraint due at n or later
-        self.frontier = [tuple(p for p in range(n) if last_use[p] >= n) for n in range(len(self.order) + 1)]
+        frontier: list[list[int]] = [[] for _ in range(len(self.order) + 1)]
+        for p, last in enumerate(last_use):
+            for n in range(p + 1, last + 1):
+                frontier[n].append(p)
+        self.frontier = [_picker(tuple(f)) for f in frontier]
+        # memoising at a depth pays only where its frontiers repeat: a depth whose first MEMO_TRIAL
+        # look-ups found nothing is no longer memoised (its keys cost more than they save)
+        self.lookups = [0] * len(self.order)
+        self.hits = [0] * len(self.order)
         self.label = label
         self.owner = owner
         self.image = [0] * len(self.order)
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.limit = 0
+        self.used = 0  # search nodes of all its turns
+        # where the search stands between turns: depth and whether that node is yet to be entered;
+        # per depth, the last image tried, the subtrees' sum so far and the node's memo key
+        self.at = (0, True)
+        self.tried = [0] * len(self.order)
+        self.totals = [0] * len(self.order)
+        self.keys: list[tuple[int, tuple[int, ...]] | None] = [None] * len(self.order)
 
     def count(self, nodes: int) -> int:
-        """The part's count, or _OutOfNodes after `nodes` new search nodes (or at the owner's cap)."""
-        cap = self.owner.max_nodes
-        self.limit = self.owner.nodes + nodes if cap is None else min(self.owner.nodes + nodes, cap)
-        return self._count(0)
+        """The part's count, or _OutOfNodes after `nodes` more search nodes (or at the owner's cap);
+        a later call resumes where this one stopped."""
+        owner = self.owner
+        limit = owner.nodes + nodes if owner.max_nodes is None else min(owner.nodes + nodes, owner.max_nodes)
+        before = owner.nodes
+        try:
+            return self._run(limit)
+        finally:
+            self.used += owner.nodes - before
 
-    def _count(self, n: int) -> int:
-        if n == len(self.order):
-            return 1
-        key = (n, tuple(self.image[p] for p in self.frontier[n]))
-        if key in self.memo:
-            return self.memo[key]
-        self.owner.nodes += 1
-        if self.owner.nodes > self.limit:
-            raise _OutOfNodes
-        total = 0
-        image = self.image
-        for u in range(self.sizes[n]):
-            image[n] = u
-            for at, label, fixed in self.due[n]:
-                if fixed is not None:
-                    if any(want is not None and image[p] != want for p, want in zip(at, fixed)):
-                        break
-                elif self.label(tuple(image[p] for p in at)) != label:
-                    break
+    def _run(self, limit: int) -> int:
+        """Depth-first, iteratively: at depth n, `entering` a node (memo look-up, then its first
+        image) or trying the next image of slot n; `totals[n]` sums the finished subtrees under it."""
+        owner, image, label, memo = self.owner, self.image, self.label, self.memo
+        sizes, due, tried, totals, keys = self.sizes, self.due, self.tried, self.totals, self.keys
+        depth = len(self.order)
+        n, entering = self.at
+        while True:
+            if entering:
+                found: int | None = None
+                if n == depth:
+                    found = 1
+                else:
+                    key = None
+                    if self.lookups[n] < MEMO_TRIAL or self.hits[n] > 0:
+                        key = (n, self.frontier[n](image))
+                        self.lookups[n] += 1
+                        found = memo.get(key)
+                        if found is not None:
+                            self.hits[n] += 1
+                    if found is None:
+                        if owner.nodes >= limit:
+                            self.at = (n, True)
+                            raise _OutOfNodes
+                        owner.nodes += 1
+                        keys[n], totals[n], tried[n] = key, 0, -1
+                        entering = False
+                        continue
             else:
-                total += self._count(n + 1)
-        if len(self.memo) >= MEMO_ENTRIES:
-            self.memo.clear()
-        self.memo[key] = total
-        return total
+                u, size = tried[n] + 1, sizes[n]
+                while u < size:
+                    image[n] = u
+                    for read, want, fixed in due[n]:
+                        if fixed is not None:
+                            if any(image[p] != w for p, w in fixed):
+                                break
+                        elif label(read(image)) != want:
+                            break
+                    else:
+                        break
+                    u += 1
+                tried[n] = u
+                if u < size:
+                    n, entering = n + 1, True
+                    continue
+                found = totals[n]
+                done = keys[n]
+                if done is not None:
+                    if len(memo) >= MEMO_ENTRIES:
+                        memo.clear()
+                    memo[done] = found
+            if n == 0:
+                return found
+            n, entering = n - 1, False
+            totals[n] += found
+
+
+def _picker(positions: tuple[int, ...]) -> Picker:
+    """The tuple of a list's items at `positions`, picked in C (operator.itemgetter)."""
+    if not positions:
+        return lambda values: ()
+    if len(positions) == 1:
+        (p,) = positions
+        return lambda values: (values[p],)
+    return itemgetter(*positions)
 
 
 def _fail_first(constraints: list[_Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
@@ -345,3 +431,5 @@ def _greedy(
 ORDERS = (_fail_first, _rare_first)
 SIZED = (_fail_first,)  # the orders that read the slots' image counts
 FIRST_TURN = 4096  # search nodes of each order's first turn
+LEAD = 4  # the leading order's turns are this many times the others'
+EXPLORE = 8  # every this many parts, the order that goes first is not the cheapest so far

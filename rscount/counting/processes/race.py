@@ -2,7 +2,9 @@
 at once, the others paused (SIGSTOP), and every `slice` seconds of wall clock the running ones
 paused and the next ones in turn resumed (SIGCONT), so that each method gets an equal share of the
 machine and one that stalls cannot starve one that would answer: a method that answers alone in t
-seconds answers in the race within about t * (methods / cores). The slices start short and double
+seconds answers in the race within about t * (methods / cores). A `steady` entrant (with two or more
+processors) is never paused: it holds one processor while the others share the rest, so it answers
+in the race as fast as alone. The slices start short and double
 each round up to SLICE, so a race among methods that each answer in milliseconds takes milliseconds.
 The first answer wins and the other children are killed; a method that declines (it does not apply,
 or passed its budget) leaves its turn to the next. What the children establish on the way
@@ -37,6 +39,7 @@ class Entrant:
     name: str
     run: Callable[[Progress], Any]
     delay: float = 0.0  # seconds of the race before this one may run (helpers that never answer)
+    steady: bool = False  # never paused while there is another processor for the rest to share
     process: multiprocessing.process.BaseProcess | None = None
     receiver: Connection | None = None
     outcome: str = "not started"
@@ -86,12 +89,12 @@ def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = No
                     running.remove(e)
                     turn.remove(e)
             waiting = [e for e in turn if e not in running and e.delay <= time.monotonic() - begun]
-            if waiting:  # others wait: the running ones go to the back
-                for e in running:
+            if waiting:  # others wait: the running ones go to the back (a steady one keeps running)
+                for e in [e for e in running if not (e.steady and cores > 1)]:
                     _signal(e, signal.SIGSTOP)
                     turn.remove(e)
                     turn.append(e)
-                running = []
+                    running.remove(e)
         why = "; ".join(f"{e.name}: {e.outcome}" for e in state.entrants if e.outcome != "not started")
         raise Declined(f"every method declined ({why})")
     finally:
@@ -106,9 +109,9 @@ def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = No
 def _resume(
     turn: list[Entrant], running: list[Entrant], cores: int, progress: Progress | None, elapsed: float
 ) -> list[Entrant]:
-    """The entrants that run this slice: those running, then the next in turn up to `cores`
-    (started if new and past its delay, resumed if paused)."""
-    for e in turn:
+    """The entrants that run this slice: those running, then the steady ones, then the next in turn
+    up to `cores` (started if new and past its delay, resumed if paused)."""
+    for e in sorted(turn, key=lambda e: not (e.steady and cores > 1)):
         if len(running) >= cores:
             break
         if e in running or e.delay > elapsed:
