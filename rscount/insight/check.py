@@ -16,10 +16,13 @@ from enum import StrEnum
 from typing import Any
 
 from .. import sat
+from ..counting.budget import Declined
 from ..counting.jobs import count, load_within
+from ..counting.methods.search.identification import loose_concepts
+from ..counting.problem import CountProblem
 from ..counting.processes.isolation import run_stoppable
 from ..counting.result import CountResult
-from ..counting.settings import CountSettings
+from ..counting.settings import CountSettings, Method
 from ..encoding.modes import encode
 from ..errors import LimitReached, RscountError, quote
 from ..knowledge.labels import ignored_concepts, label_values
@@ -32,6 +35,10 @@ from ..task.support import domain_size
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 CHECK_TIMEOUT = 300.0  # seconds a check may count by default
+# Identification by search visits at most this many permutation prefixes and search nodes before SAT
+# on the CNF answers instead (search answers mnadd-n2's 24 permutations in 3000 nodes).
+SEARCH_PERMUTATIONS = 20_000
+SEARCH_NODES = 2_000_000
 
 
 @dataclass
@@ -179,7 +186,7 @@ def check(task: Task, settings: CountSettings | None = None, progress: Progress 
         left = None if deadline is None else max(deadline - time.monotonic(), 1.0)
         try:
             found.unidentified = run_stoppable(
-                unidentified_concepts, task, mode, timeout=left, memory=settings.memory
+                unidentified_concepts, task, mode, str(result.method), timeout=left, memory=settings.memory
             )
         except RscountError as exc:
             found.findings.append(Finding(WARNING, f"concepts involved: not found ({exc})"))
@@ -250,9 +257,29 @@ def _knowledge_note(task: Task) -> str:
     return f"knowledge: one label per concept vector on all {vectors} vectors of D (labels {labels})"
 
 
-def unidentified_concepts(task: Task, mode: Mode) -> dict[str, Unidentified]:
+def unidentified_concepts(task: Task, mode: Mode, counted_by: str | None = None) -> dict[str, Unidentified]:
     """Each concept that some optimal map does not keep, with the ground-truth concepts it may read
-    and whether its values may be remapped (SAT calls on the task's CNF in counting mode `mode`)."""
+    and whether its values may be remapped: by search in the disentangled mode (no CNF: a program's
+    labels on many rows make a CNF of gigabytes), within its budget unless search is what counted
+    the task (`counted_by`: then the CNF is likely the larger work), else by SAT on the CNF."""
+    names = task.names
+    unbounded = counted_by == Method.SEARCH
+    try:
+        loose = loose_concepts(
+            CountProblem(task, mode),
+            None if unbounded else SEARCH_PERMUTATIONS,
+            None if unbounded else SEARCH_NODES,
+        )
+    except Declined:
+        return _unidentified_by_sat(task, mode)
+    return {
+        names[j]: Unidentified(tuple(names[i] for i in sorted(found.readers)), found.remapped)
+        for j, found in sorted(loose.items())
+    }
+
+
+def _unidentified_by_sat(task: Task, mode: Mode) -> dict[str, Unidentified]:
+    """unidentified_concepts by SAT calls on the task's CNF in counting mode `mode`."""
     encoding = encode(task, mode)
     names = task.names
     p, f = encoding.p_vars, encoding.f_lits

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..errors import TaskError, short
 from ..task.expressions import free_names, normalise
 from ..task.model import Task
@@ -54,7 +56,17 @@ def _on_all_vectors(task: Task) -> list[Any] | None:
 
 def ignored_concepts(task: Task) -> list[str]:
     """Concepts no label depends on: no two vectors that differ only in them get different labels
-    (a SAT call per concept on two copies of the knowledge)."""
+    (read off every vector at once when D is small, else a SAT call per concept on two copies of the
+    knowledge)."""
+    tables = _on_all_vectors(task)
+    if tables is not None:  # each label, as an array over D, constant along the concept's axis
+        shape = tuple(len(c.values) for c in task.concepts)
+        grids = [np.asarray(t).reshape(shape) for t in tables]
+        return [
+            c.name
+            for n, c in enumerate(task.concepts)
+            if all(np.all(grid == grid.take([0], axis=n)) for grid in grids)
+        ]
     ignored = []
     for n, concept in enumerate(task.concepts):
         copies = Copies(task.concepts, task.labels)

@@ -163,7 +163,7 @@ def count_file(path: Path, settings: CountSettings, fail_on_shortcuts: bool = Fa
     entry.status = FAILED if failed else PASSED
     entry.verdict = verdict(record, entry.expectations)
     if failed and record.has_shortcuts and mode in (Mode.DISENTANGLED, Mode.OBJECTS):
-        entry.unidentified = _what_moved(task, mode, settings, time.perf_counter() - start)
+        entry.unidentified = _what_moved(task, mode, record.method, settings, time.perf_counter() - start)
         if entry.unidentified:
             entry.verdict += "; concepts that may now be swapped or remapped: " + moved_concepts(
                 entry.unidentified
@@ -173,13 +173,15 @@ def count_file(path: Path, settings: CountSettings, fail_on_shortcuts: bool = Fa
 
 
 def _what_moved(
-    task: Task, mode: Mode, settings: CountSettings, spent: float
+    task: Task, mode: Mode, counted_by: str, settings: CountSettings, spent: float
 ) -> dict[str, Unidentified] | None:
     """The concepts some optimal map does not keep, found within what is left of the time limit
     (None when that is not enough)."""
     left = None if settings.timeout is None else max(settings.timeout - spent, 1.0)
     try:
-        return run_stoppable(unidentified_concepts, task, mode, timeout=left, memory=settings.memory)
+        return run_stoppable(
+            unidentified_concepts, task, mode, counted_by, timeout=left, memory=settings.memory
+        )
     except RscountError:
         return None
 

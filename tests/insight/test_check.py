@@ -6,6 +6,7 @@ against a brute force over all maps)."""
 from __future__ import annotations
 
 from itertools import product
+from unittest import mock
 
 from hypothesis import given, settings
 from references.bruteforce import brute_force_maps
@@ -13,8 +14,10 @@ from strategies.randomtasks import specs
 from support import REPO
 
 from rscount import check
+from rscount.insight import check as check_module
 from rscount.insight.check import unidentified_concepts
 from rscount.knowledge.labels import ignored_concepts
+from rscount.task import vectorized
 
 
 def write(tmp_path, text: str, name: str = "t.yaml"):
@@ -124,6 +127,22 @@ def test_unidentified_concepts_are_those_some_brute_force_map_does_not_keep(spec
 
 
 @settings(max_examples=40, deadline=None)
+@given(specs(max_rows=6))
+def test_identification_by_search_says_what_sat_on_the_cnf_says(spec):
+    task = spec.task()
+    by_search = unidentified_concepts(task, "disentangled")
+    with mock.patch.object(check_module, "SEARCH_PERMUTATIONS", 0):  # over budget: SAT answers
+        by_sat = unidentified_concepts(task, "disentangled")
+    assert by_search == by_sat
+
+
+def test_a_program_on_ten_thousand_rows_is_checked_without_a_cnf(cli):
+    run = cli("check", REPO / "tasks" / "mnadd-n2.yaml", "--memory", "2")
+    assert run.code == 0
+    assert "digit_a1: may read digit_b1" in run.out and "digit_b2: may read digit_a2" in run.out
+
+
+@settings(max_examples=40, deadline=None)
 @given(specs())
 def test_ignored_concepts_are_those_whose_change_never_changes_a_label(spec):
     rows = list(product(*spec.domains))
@@ -132,4 +151,7 @@ def test_ignored_concepts_are_those_whose_change_never_changes_a_label(spec):
         for j, name in enumerate(spec.names)
         if all(spec.label(r) == spec.label(r[:j] + (v,) + r[j + 1 :]) for r in rows for v in spec.domains[j])
     ]
-    assert ignored_concepts(spec.task()) == expected
+    task = spec.task()
+    assert ignored_concepts(task) == expected  # D tabulated
+    with mock.patch.object(vectorized, "SPACE_MAX", 0):  # D "too large": SAT on two copies
+        assert ignored_concepts(task) == expected

@@ -67,9 +67,13 @@ class ValueSearch:
         parts, spent = self.spent.get(order, (0, 0))
         self.spent[order] = (parts + 1, spent + nodes)
 
-    def count(self, g: int, sources: tuple[int, ...]) -> int:
-        """Group g's factor when its t-th target concept reads ground-truth concept sources[t]."""
+    def count(self, g: int, sources: tuple[int, ...], pinned: int | None = None) -> int:
+        """Group g's factor when its t-th target concept reads ground-truth concept sources[t]; with
+        `pinned` (a source feeding its own concept), only the maps that keep its seen values."""
         constraints, slots, sizes = self._constraints(g, sources)
+        if pinned is not None:
+            owner = self.coding.owner[pinned]
+            constraints += [_Constraint(((owner, v),), None, (v,)) for v in sorted(self.coding.seen[owner])]
         if any(c.label == MISSING for c in constraints):
             return 0
         if any(c.label is not None and self._label(g)(()) != c.label for c in constraints if not c.slots):

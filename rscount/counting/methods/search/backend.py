@@ -52,7 +52,7 @@ class SearchBackend:
         if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
             raise Unsuited("search counts maps (pi, f): the disentangled and objects modes")
         start = time.perf_counter()
-        counter = _Counter(problem)
+        counter = Counter(problem)
         counter.search.max_nodes = budget.max_nodes
         total = classes_done = 0
         for pi, size in counter.classes():
@@ -72,7 +72,7 @@ class SearchBackend:
         return CountResult(total, True, self.method, time.perf_counter() - start, details=details)
 
 
-class _Counter:
+class Counter:
     """The permutation classes of a problem and N(pi) for each, with group factors cached."""
 
     def __init__(self, problem: CountProblem) -> None:
@@ -83,7 +83,7 @@ class _Counter:
         k = len(task.concepts)
         self.groups = [(list(task.labels), list(range(k)))] if objects else self.coding.label_groups()
         self.search = ValueSearch(self.coding, self.groups, GroupTables(self.coding, self.groups))
-        self.factors: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.factors: dict[tuple[int, tuple[int, ...], int | None], int] = {}
 
     def classes(self) -> Iterator[tuple[tuple[int, ...], int]]:
         """One permutation per class (with its size) that every group accepts."""
@@ -94,7 +94,7 @@ class _Counter:
         outputs = interchangeable_blocks(task)
         inputs = support_blocks(task, outputs)
         yield from classes(
-            inputs, outputs, self._viable, _families(inputs, interchangeable_families(task, outputs))
+            inputs, outputs, self.viable, _families(inputs, interchangeable_families(task, outputs))
         )
 
     def _object_classes(self) -> Iterator[tuple[tuple[int, ...], int]]:
@@ -112,8 +112,9 @@ class _Counter:
             ):  # fmt: skip
                 yield tuple(objs[i // m] * m + attrs[i % m] for i in range(m * n)), attr_size * obj_size
 
-    def _viable(self, placed: list[tuple[int, int]]) -> bool:
-        """Whether every group whose concepts all have a source in `placed` has a nonzero factor."""
+    def viable(self, placed: list[tuple[int, int]]) -> bool:
+        """Whether every group whose concepts all have a source in `placed` (pairs source, target)
+        has a nonzero factor."""
         where = {j: i for i, j in placed}
         for g, (_, targets) in enumerate(self.groups):
             whole = placed[-1][1] in targets and all(j in where for j in targets)
@@ -121,21 +122,25 @@ class _Counter:
                 return False
         return True
 
-    def models(self, pi: tuple[int, ...]) -> int:
-        """N(pi): the optimal maps with permutation pi."""
+    def models(self, pi: tuple[int, ...], pinned: int | None = None) -> int:
+        """N(pi): the optimal maps with permutation pi; with `pinned` = j (where pi[j] = j), those
+        whose value map f_j is the identity."""
         where = {j: i for i, j in enumerate(pi)}
         total = self.coding.unseen_factor(pi)
+        if pinned is not None:
+            total //= self.coding.sizes[pinned] ** (self.coding.sizes[pinned] - len(self.coding.seen[pinned]))
         for g, (_, targets) in enumerate(self.groups):
-            total *= self._factor(g, tuple(where[j] for j in targets))
+            sources = tuple(where[j] for j in targets)
+            total *= self._factor(g, sources, pinned if pinned in sources else None)
             if not total:
                 return 0
         return total
 
-    def _factor(self, g: int, sources: tuple[int, ...]) -> int:
+    def _factor(self, g: int, sources: tuple[int, ...], pinned: int | None = None) -> int:
         """Group g's factor when its targets are fed by `sources` (cached)."""
-        key = (g, sources)
+        key = (g, sources, pinned)
         if key not in self.factors:
-            self.factors[key] = self.search.count(g, sources)
+            self.factors[key] = self.search.count(g, sources, pinned)
         return self.factors[key]
 
 
