@@ -29,7 +29,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -103,18 +103,24 @@ def mnmath_rows(rows: int, draw: str, seed: int) -> list[tuple[int, ...]]:
     return [row for group in classes.values() for row in group]
 
 
-def instances(directory: Path, only: str = "", big_seeds: tuple[int, ...] = SEEDS) -> Iterator[Case]:
-    """The instances whose name contains `only`, their task files written into `directory`; the
-    1000-row MNMath draws only for the seeds `big_seeds`."""
+def instances(
+    directory: Path, only: Sequence[str] = (), big_seeds: tuple[int, ...] = SEEDS
+) -> Iterator[Case]:
+    """The instances whose name contains one of `only` (all if empty), their task files written into
+    `directory`; the 1000-row MNMath draws only for the seeds `big_seeds`."""
+
+    def wanted(name: str) -> bool:
+        return not only or any(part in name for part in only)
+
     for rows in MNMATH_SIZES:
         for draw in DRAWS:
             for seed in big_seeds if rows == 1000 else SEEDS:
                 names = {mode: f"mnmath-{rows}-{draw}-s{seed}-{mode}" for mode in MODES}
-                if not any(only in name for name in names.values()):
+                if not any(wanted(name) for name in names.values()):
                     continue
                 support = [list(r) for r in mnmath_rows(rows, draw, seed)]
                 for mode, name in names.items():
-                    if only in name:
+                    if wanted(name):
                         spec = {"mode": mode, "objects": MNMATH_OBJECTS, "labels": MNMATH_LABELS}
                         path = _write(directory, name, {**spec, "support": support})
                         no_brute = OBJECTS_BRUTE if mode == "objects" else ""
@@ -122,12 +128,12 @@ def instances(directory: Path, only: str = "", big_seeds: tuple[int, ...] = SEED
                         family = f"MNMath ({mode})"
                         yield Case(name, family, size, [str(path)], [], len(support), draw, seed, no_brute)
     for name in CORPUS:
-        if only in name:
+        if wanted(name):
             path = REPO / "tasks" / f"{name}.yaml"
             rows = len(rscount.load_task(path).support.rows)
             yield Case(name, "program corpus", f"{rows} rows", [str(path)], [], rows, "file")
     for name in REACH:
-        if only in name:
+        if wanted(name):
             for instance in reach_instances(directory, name):
                 if instance.name == name:
                     file = instance.args[0].endswith(".yaml")
@@ -390,7 +396,9 @@ def committed(directory: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--timeout", type=float, default=60.0, help="limit of each run (s)")
-    parser.add_argument("--only", default="", help="instances whose name contains this")
+    parser.add_argument(
+        "--only", action="append", default=[], help="instances whose name contains this (repeatable)"
+    )
     parser.add_argument("--ganak-site", default=None, help="directory holding pyganak (pip install --target)")
     parser.add_argument("--big-seeds", default="1,2,3", help="seeds of the 1000-row MNMath draws")
     parser.add_argument(
@@ -411,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     big_seeds = tuple(int(s) for s in args.big_seeds.split(",") if s)
     shown = ["python benchmarks/robustness.py", f"--timeout {args.timeout:g}"]
-    shown += [f"--only {args.only}"] * bool(args.only) + [f"--ganak-site {args.ganak_site}"] * bool(
+    shown += [f"--only {part}" for part in args.only] + [f"--ganak-site {args.ganak_site}"] * bool(
         args.ganak_site
     )
     shown += [f"--big-seeds {args.big_seeds}"] * (big_seeds != SEEDS)

@@ -11,9 +11,7 @@ no row reads multiply by their domain size."""
 
 from __future__ import annotations
 
-import heapq
 import math
-from collections import Counter
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
@@ -23,22 +21,11 @@ from ...errors import TaskError
 from ...task.expressions import evaluate, normalise
 from ..budget import TooManyNodes
 from .group_tables import MISSING, Group, GroupTables
+from .slot_orders import ORDERS, SIZED, Constraint, Slot
 
 MEMO_ENTRIES = 1 << 20  # memoised subtrees kept before the memo is emptied
 MEMO_TRIAL = 1024  # look-ups at a depth before a depth that never hit stops memoising
-Slot = tuple[int, int]  # (value-map owner, value number)
 Picker = Callable[[list[int]], tuple[int, ...]]  # a list's items at some positions, as a tuple
-
-
-class _Constraint:
-    """What one support row asks of a label group: the slots it reads (one per target concept, in the
-    group's target order) and either the label id the images must give, or the image each slot must
-    take (a supervised row; None where that concept is not supervised)."""
-
-    def __init__(self, slots: tuple[Slot, ...], label: int | None, fixed: tuple[int | None, ...] | None):
-        self.slots = slots
-        self.label = label
-        self.fixed = fixed
 
 
 class ValueSearch:
@@ -73,7 +60,7 @@ class ValueSearch:
         constraints, slots, sizes = self._constraints(g, sources)
         if pinned is not None:
             owner = self.coding.owner[pinned]
-            constraints += [_Constraint(((owner, v),), None, (v,)) for v in sorted(self.coding.seen[owner])]
+            constraints += [Constraint(((owner, v),), None, (v,)) for v in sorted(self.coding.seen[owner])]
         if any(c.label == MISSING for c in constraints):
             return 0
         if any(c.label is not None and self._label(g)(()) != c.label for c in constraints if not c.slots):
@@ -92,7 +79,7 @@ class ValueSearch:
 
     def _constraints(
         self, g: int, sources: tuple[int, ...]
-    ) -> tuple[list[_Constraint], list[Slot], dict[Slot, int]]:
+    ) -> tuple[list[Constraint], list[Slot], dict[Slot, int]]:
         """The distinct constraints the rows state on group g fed by `sources`, every slot of the
         owners feeding the group (read or not), and each slot's number of images."""
         labels, targets = self.groups[g]
@@ -101,7 +88,7 @@ class ValueSearch:
         slots = sorted({(o, v) for o in set(owners) for v in coding.seen[o]})
         into = {o: coding.sizes[j] for o, j in zip(owners, targets)}
         sizes = {slot: into[slot[0]] for slot in slots}
-        found: dict[tuple[Any, ...], _Constraint] = {}
+        found: dict[tuple[Any, ...], Constraint] = {}
         table = self.tables.label_table(g)
         names = list(coding.task.labels)
         chosen = [names.index(n) for n in labels]
@@ -109,14 +96,14 @@ class ValueSearch:
             read = tuple((o, idx[s]) for o, s in zip(owners, sources))
             on = tuple(idx[j] if j in supervised else None for j in targets)
             if any(x is not None for x in on):
-                found.setdefault((True, read, on), _Constraint(read, None, on))
+                found.setdefault((True, read, on), Constraint(read, None, on))
             if len(supervised) < len(idx) and labels:
                 label = (
                     int(table[1][n])
                     if table is not None
                     else self._label_id(g, tuple(values[k] for k in chosen))
                 )
-                found.setdefault((False, read, label), _Constraint(read, label, None))
+                found.setdefault((False, read, label), Constraint(read, label, None))
         return list(found.values()), slots, sizes
 
     def _label(self, g: int) -> Callable[[tuple[int, ...]], int]:
@@ -173,8 +160,8 @@ class ValueSearch:
 
 
 def _components(
-    constraints: list[_Constraint], slots: list[Slot]
-) -> list[tuple[list[_Constraint], list[Slot]]]:
+    constraints: list[Constraint], slots: list[Slot]
+) -> list[tuple[list[Constraint], list[Slot]]]:
     """The constraints and slots split into parts that share no slot (a slot no constraint reads is a
     part of its own)."""
     parent = {s: s for s in slots}
@@ -188,7 +175,7 @@ def _components(
     for c in constraints:
         for s in c.slots[1:]:
             parent[root(s)] = root(c.slots[0])
-    parts: dict[Slot, tuple[list[_Constraint], list[Slot]]] = {}
+    parts: dict[Slot, tuple[list[Constraint], list[Slot]]] = {}
     for s in slots:
         parts.setdefault(root(s), ([], []))[1].append(s)
     for c in constraints:
@@ -201,7 +188,7 @@ class _OutOfNodes(Exception):
 
 
 def _count_part(
-    constraints: list[_Constraint],
+    constraints: list[Constraint],
     slots: list[Slot],
     sizes: dict[Slot, int],
     label: Callable[[tuple[int, ...]], int],
@@ -246,7 +233,7 @@ class _Search:
 
     def __init__(
         self,
-        constraints: list[_Constraint],
+        constraints: list[Constraint],
         order: list[Slot],
         sizes: dict[Slot, int],
         label: Callable[[tuple[int, ...]], int],
@@ -366,74 +353,6 @@ def _picker(positions: tuple[int, ...]) -> Picker:
     return itemgetter(*positions)
 
 
-def _fail_first(constraints: list[_Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
-    """Slots fail-first: repeatedly the constraint with the fewest branches left to complete it (the
-    product of its unplaced slots' image counts; ties: the earlier), its slots appended."""
-    return _greedy(constraints, slots, sizes, lambda n, unplaced, branches, turn: (branches, n))
-
-
-def _rare_first(constraints: list[_Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
-    """Slots as the brute force orders them: repeatedly the constraint with the fewest unplaced slots,
-    then the rarest label (supervised rows first), then the one whose owners have the fewest slots
-    placed (so the concepts' values come in turn), then the earlier."""
-    rarity = Counter(c.label for c in constraints)
-
-    def key(n: int, unplaced: int, branches: int, turn: int) -> tuple[int, ...]:
-        label = constraints[n].label
-        return (unplaced, 0 if label is None else rarity[label], turn, n)
-
-    return _greedy(constraints, slots, sizes, key)
-
-
-def _greedy(
-    constraints: list[_Constraint],
-    slots: list[Slot],
-    sizes: dict[Slot, int],
-    key: Callable[[int, int, int, int], tuple[int, ...]],
-) -> list[Slot]:
-    """Slots in the order a greedy choice of constraints places them: the constraint of least key
-    (from its index, unplaced slots, branches left, and its turn: the most slots placed of an owner
-    of its unplaced slots) has its slots appended. A heap with an entry per change finds each next
-    one; keys that grow as other constraints' slots are placed are refreshed when popped."""
-    holders: dict[Slot, list[int]] = {}
-    for n, c in enumerate(constraints):
-        for slot in set(c.slots):
-            holders.setdefault(slot, []).append(n)
-    unplaced = [len(set(c.slots)) for c in constraints]
-    branches = [math.prod(sizes[s] for s in set(c.slots)) for c in constraints]
-    per_owner: Counter[int] = Counter()
-    placed: dict[Slot, None] = {}
-
-    def turn(n: int) -> int:
-        return max(per_owner[s[0]] for s in constraints[n].slots if s not in placed)
-
-    heap = [(key(n, unplaced[n], branches[n], 0), n) for n in range(len(constraints))]
-    heapq.heapify(heap)
-    while heap:
-        old, n = heapq.heappop(heap)
-        if not unplaced[n]:
-            continue
-        now = key(n, unplaced[n], branches[n], turn(n))
-        if now != old:  # stale: pushed again with what it is now
-            heapq.heappush(heap, (now, n))
-            continue
-        for slot in constraints[n].slots:
-            if slot in placed:
-                continue
-            placed[slot] = None
-            per_owner[slot[0]] += 1
-            for m in holders[slot]:
-                unplaced[m] -= 1
-                branches[m] //= sizes[slot]
-                if unplaced[m]:
-                    heapq.heappush(heap, (key(m, unplaced[m], branches[m], turn(m)), m))
-    for slot in slots:
-        placed.setdefault(slot, None)
-    return list(placed)
-
-
-ORDERS = (_fail_first, _rare_first)
-SIZED = (_fail_first,)  # the orders that read the slots' image counts
 FIRST_TURN = 4096  # search nodes of each order's first turn
 LEAD = 4  # the leading order's turns are this many times the others'
 EXPLORE = 8  # every this many parts, the order that goes first is not the cheapest so far

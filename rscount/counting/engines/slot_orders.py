@@ -1,0 +1,93 @@
+"""The orders in which rscount.counting.engines.value_search assigns a part's slots (no order is best
+on every task, so the search runs two in turns), and the constraints they order: what each support
+row asks of a label group."""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from collections.abc import Callable
+
+Slot = tuple[int, int]  # (value-map owner, value number)
+
+
+class Constraint:
+    """What one support row asks of a label group: the slots it reads (one per target concept, in the
+    group's target order) and either the label id the images must give, or the image each slot must
+    take (a supervised row; None where that concept is not supervised)."""
+
+    def __init__(self, slots: tuple[Slot, ...], label: int | None, fixed: tuple[int | None, ...] | None):
+        self.slots = slots
+        self.label = label
+        self.fixed = fixed
+
+
+def fail_first(constraints: list[Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
+    """Slots fail-first: repeatedly the constraint with the fewest branches left to complete it (the
+    product of its unplaced slots' image counts; ties: the earlier), its slots appended."""
+    return _greedy(constraints, slots, sizes, lambda n, unplaced, branches, turn: (branches, n))
+
+
+def rare_first(constraints: list[Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
+    """Slots as the brute force orders them: repeatedly the constraint with the fewest unplaced slots,
+    then the rarest label (supervised rows first), then the one whose owners have the fewest slots
+    placed (so the concepts' values come in turn), then the earlier."""
+    rarity = Counter(c.label for c in constraints)
+
+    def key(n: int, unplaced: int, branches: int, turn: int) -> tuple[int, ...]:
+        label = constraints[n].label
+        return (unplaced, 0 if label is None else rarity[label], turn, n)
+
+    return _greedy(constraints, slots, sizes, key)
+
+
+def _greedy(
+    constraints: list[Constraint],
+    slots: list[Slot],
+    sizes: dict[Slot, int],
+    key: Callable[[int, int, int, int], tuple[int, ...]],
+) -> list[Slot]:
+    """Slots in the order a greedy choice of constraints places them: the constraint of least key
+    (from its index, unplaced slots, branches left, and its turn: the most slots placed of an owner
+    of its unplaced slots) has its slots appended. A heap with an entry per change finds each next
+    one; keys that grow as other constraints' slots are placed are refreshed when popped."""
+    holders: dict[Slot, list[int]] = {}
+    for n, c in enumerate(constraints):
+        for slot in set(c.slots):
+            holders.setdefault(slot, []).append(n)
+    unplaced = [len(set(c.slots)) for c in constraints]
+    branches = [math.prod(sizes[s] for s in set(c.slots)) for c in constraints]
+    per_owner: Counter[int] = Counter()
+    placed: dict[Slot, None] = {}
+
+    def turn(n: int) -> int:
+        return max(per_owner[s[0]] for s in constraints[n].slots if s not in placed)
+
+    heap = [(key(n, unplaced[n], branches[n], 0), n) for n in range(len(constraints))]
+    heapq.heapify(heap)
+    while heap:
+        old, n = heapq.heappop(heap)
+        if not unplaced[n]:
+            continue
+        now = key(n, unplaced[n], branches[n], turn(n))
+        if now != old:  # stale: pushed again with what it is now
+            heapq.heappush(heap, (now, n))
+            continue
+        for slot in constraints[n].slots:
+            if slot in placed:
+                continue
+            placed[slot] = None
+            per_owner[slot[0]] += 1
+            for m in holders[slot]:
+                unplaced[m] -= 1
+                branches[m] //= sizes[slot]
+                if unplaced[m]:
+                    heapq.heappush(heap, (key(m, unplaced[m], branches[m], turn(m)), m))
+    for slot in slots:
+        placed.setdefault(slot, None)
+    return list(placed)
+
+
+ORDERS = (fail_first, rare_first)
+SIZED = (fail_first,)  # the orders that read the slots' image counts
