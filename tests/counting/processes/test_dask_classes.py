@@ -18,6 +18,7 @@ from rscount.counting.processes.dask_classes import DaskClassWorkers
 from rscount.knowledge.loading import load_task
 
 SDD_OIA = REPO / "tasks" / "sdd-oia.yaml"  # 684 permutation classes, each with optimal maps
+SDD_OIA_AMBULANCE = REPO / "tasks" / "sdd-oia-ambulance.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +32,17 @@ def dask_address():
         yield cluster.scheduler_address
 
 
-def test_a_count_on_dask_equals_the_local_count(dask_address) -> None:
-    task = load_task(SDD_OIA)
+# the library's tasks with many permutation classes (benchmarks/library.md), with their pins
+MANY_CLASSES = [(SDD_OIA, 684, 38172072960), (SDD_OIA_AMBULANCE, 3285, 108924190570473062400)]
+
+
+@pytest.mark.parametrize(("path", "classes", "pinned"), MANY_CLASSES, ids=lambda v: getattr(v, "stem", v))
+def test_a_count_on_dask_equals_the_local_count(dask_address, path, classes, pinned) -> None:
+    task = load_task(path)
     local = rscount.count(task, method="decompose")
     on_dask = rscount.count(task, method="decompose", dask=dask_address)
-    assert on_dask.count == local.count == 38172072960
-    assert on_dask.details["classes"] == local.details["classes"] == 684
+    assert on_dask.count == local.count == pinned
+    assert on_dask.details["classes"] == local.details["classes"] == classes
     assert on_dask.details["dask_workers"] == 2
 
 
