@@ -23,7 +23,6 @@ from ..errors import NotApplicable
 from ..knowledge.circuit import FALSE, CNFBuilder, Dom, compile_expr, exactly_one
 from ..limits import number_text
 from ..progress import Progress
-from ..task.expressions import interned
 from ..task.model import Mode, Task
 from ..version import __version__
 from .inputs import example_inputs
@@ -175,7 +174,7 @@ def _example_constraints(
     p_cols = [[p[i][j] for i in range(k)] for j in range(k)]
     examples: list[tuple[int, int, int, int]] = []
     rows = task.support.rows
-    labels = interned(dict(task.labels))
+    labels = task.shared_labels
     for n, row in enumerate(rows):
         if progress:
             progress.update(f"encoding example {n + 1}/{len(rows)}")

@@ -13,7 +13,6 @@ from typing import Any, NamedTuple
 
 from ..knowledge.circuit import GateAlgebra, compile_expr
 from ..knowledge.labels import label_groups
-from ..task.expressions import interned
 from ..task.model import Task
 from .inputs import example_inputs
 
@@ -76,7 +75,7 @@ class ValueMapCoding:
                 self.var[o, v] = list(range(start, start + self.bits))
         self.num_vars = len(self.var) * self.bits
         self.order = conjoin_order(rows)
-        self.labels = interned(dict(task.labels))
+        self.labels = task.shared_labels
         # Per row of `order`: value numbers, supervised or not, label values; the same for every pi.
         self._rows: list[tuple[tuple[Any, ...], list[int], frozenset[int], tuple[Any, ...]]] = []
 

@@ -41,7 +41,7 @@ def _on_all_vectors(task: Task) -> list[Any] | None:
     naming the first label the arrays cannot evaluate (such as a product of a number and a word)."""
     errors = (TypeError, ValueError, ZeroDivisionError, OverflowError)
     try:
-        return on_all_vectors(list(task.labels.values()), task.domains, task.names)
+        return task.label_arrays()
     except errors:
         pass
     for name, expr in task.labels.items():

@@ -16,7 +16,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..task.model import Task
-from ..task.vectorized import on_all_vectors
 from .copies import Copies
 
 
@@ -110,7 +109,7 @@ class KnowledgeSymmetry:
 def _label_ids(task: Task) -> NDArray[np.int64] | None:
     """A number per distinct label tuple, for every concept vector, as an array with an axis per
     concept (None when D is too large to list or its values do not fit arrays)."""
-    tables = on_all_vectors(list(task.labels.values()), task.domains, task.names)
+    tables = task.label_arrays()
     if tables is None:
         return None
     ids: dict[tuple[object, ...], int] = {}

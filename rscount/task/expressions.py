@@ -45,11 +45,16 @@ def interned(exprs: dict[str, Expr]) -> dict[str, Expr]:
     keyed by node identity (rscount.knowledge.circuit.compile_expr) compiles them once for all
     labels: SDD-OIA's `forward` contains `stop`."""
     table: dict[tuple[Any, ...], Expr] = {}
+    done: dict[int, tuple[Expr, Expr]] = {}  # by node identity: (node, its interned twin), DAGs once
 
     def intern(e: Expr) -> Expr:
+        if id(e) in done:
+            return done[id(e)][1]
         args = tuple(intern(a) if isinstance(a, Expr) else a for a in e.args)
         key = (e.op, tuple(id(a) if isinstance(a, Expr) else (type(a), a) for a in args))
-        return table.setdefault(key, Expr(e.op, args))
+        found = table.setdefault(key, Expr(e.op, args))
+        done[id(e)] = (e, found)  # e kept alive, so that its id is not reused
+        return found
 
     return {name: intern(e) for name, e in exprs.items()}
 

@@ -20,10 +20,10 @@ import numpy as np
 from ..errors import TaskError, quote, short
 from ..limits import VALUES
 from .constraints import Constraints
-from .expressions import OPS, Expr, free_names, normalise, parse
+from .expressions import OPS, Expr, free_names, interned, normalise, parse
 from .support import Support
 from .tables import table_rows
-from .vectorized import TooLarge, evaluate_shared, tabulate
+from .vectorized import Array, TooLarge, evaluate_shared, on_all_vectors, tabulate
 
 Value = int | str  # a concept value (Booleans are 0/1)
 
@@ -175,6 +175,21 @@ class Task:
     def names(self) -> list[str]:
         """Concept names in order."""
         return [c.name for c in self.concepts]
+
+    @cached_property
+    def shared_labels(self) -> dict[str, Expr]:
+        """The labels with equal subexpressions as one object (interned), made once per task: a
+        program's labels have a hundred thousand nodes."""
+        return interned(dict(self.labels))
+
+    def label_arrays(self) -> list[Array] | None:
+        """The labels' values on every concept vector of D (on_all_vectors: None when D is too large;
+        raises as it does), computed once per task."""
+        if "_label_arrays" not in self.__dict__:
+            found = on_all_vectors(list(self.labels.values()), self.domains, self.names)
+            self.__dict__["_label_arrays"] = found
+        arrays: list[Array] | None = self.__dict__["_label_arrays"]
+        return arrays
 
     def object_spec(self) -> Objects:
         """The task's objects (`objects:`); a TaskError for a task without them."""

@@ -52,8 +52,9 @@ class SearchBackend:
         if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
             raise Unsuited("search counts maps (pi, f): the disentangled and objects modes")
         start = time.perf_counter()
-        counter = Counter(problem)
-        counter.search.max_nodes = budget.max_nodes
+        counter = _counter_for(problem)
+        nodes = counter.search.nodes
+        counter.search.max_nodes = None if budget.max_nodes is None else nodes + budget.max_nodes
         total = classes_done = 0
         for pi, size in counter.classes():
             if budget.max_classes is not None and classes_done >= budget.max_classes:
@@ -67,9 +68,23 @@ class SearchBackend:
         details: dict[str, Any] = {
             "classes": classes_done,
             "group_factors": len(counter.factors),
-            "search_nodes": counter.search.nodes,
+            "search_nodes": counter.search.nodes - nodes,
         }
         return CountResult(total, True, self.method, time.perf_counter() - start, details=details)
+
+
+_last: tuple[CountProblem, Counter] | None = None
+
+
+def _counter_for(problem: CountProblem) -> Counter:
+    """The problem's Counter, kept from the last count of the same problem: what auto's head start
+    built and cached (label tables, slot orders, group factors: each stored only once complete, so an
+    alarm that stopped it leaves nothing half made) is inherited by the race's forked search."""
+    global _last
+    if _last is None or _last[0] is not problem:
+        _last = None  # the old one is let go before the new one is built
+        _last = (problem, Counter(problem))
+    return _last[1]
 
 
 class Counter:
