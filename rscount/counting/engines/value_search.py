@@ -198,22 +198,30 @@ def _count_part(
     twice the nodes of its last, until one finishes: no order is best on every task (fail-first
     stalls on rows that a two-valued image barely constrains; rare labels first with concepts in
     turn, the brute force's order, on others). The order that needed the fewest nodes per part so
-    far leads (every EXPLORE-th part, another does) and the others get 1/LEAD of its turns, so a part
-    costs at most the leader's nodes and 1/LEAD more, or LEAD + 1 times what a better order needs."""
-    found = set(slots)
+    far leads (every EXPLORE-th part, another does); the others join after its first turn, with 1/LEAD
+    of its turns, so a part costs at most the leader's nodes and 1/LEAD more, or about LEAD + 1 times
+    what a better order needs. A part the leader's first turn finishes never computes the others."""
+    found = frozenset(slots)
     shape = tuple(sorted((s, sizes[s]) for s in slots))
-    orders: dict[tuple[Slot, ...], str] = {}
-    for order in sorted(ORDERS, key=lambda order: owner.cost(order.__name__)):
+    ranked = sorted(ORDERS, key=lambda order: owner.cost(order.__name__))
+    owner.parts += 1
+    if owner.parts % EXPLORE == 0:  # now and then another order leads, to measure it
+        ranked = ranked[1:] + ranked[:1]
+    searches: list[tuple[_Search, str]] = []
+
+    def join(order: Callable[[list[Constraint], list[Slot], dict[Slot, int]], list[Slot]]) -> None:
+        """The order's search joins the turns (unless another order gave the same slot order)."""
         # a part's constraints are the same for every permutation feeding it the same owners (only
         # the targets' sizes differ), so an order is computed once per owners (and sizes, if read)
-        key = (order.__name__, frozenset(found), shape if order in SIZED else None)
+        key = (order.__name__, found, shape if order in SIZED else None)
         if key not in owner.orders:
             owner.orders[key] = tuple(order(constraints, slots, sizes))
-        orders.setdefault(owner.orders[key], order.__name__)
-    searches = [(_Search(constraints, list(o), sizes, label, owner), name) for o, name in orders.items()]
-    owner.parts += 1
-    if owner.parts % EXPLORE == 0:  # now and then another order goes first, to measure it
-        searches = searches[1:] + searches[:1]
+        if all(search.order != list(owner.orders[key]) for search, _ in searches):
+            searches.append(
+                (_Search(constraints, list(owner.orders[key]), sizes, label, owner), order.__name__)
+            )
+
+    join(ranked[0])  # the others join if its first turn does not finish the part
     budget = FIRST_TURN
     while True:
         for turn, (search, name) in enumerate(searches):
@@ -225,6 +233,9 @@ def _count_part(
                 continue
             owner.finished(name, search.used)
             return total
+        if budget == FIRST_TURN:
+            for order in ranked[1:]:
+                join(order)
         budget *= 2
 
 
