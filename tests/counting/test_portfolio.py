@@ -120,13 +120,12 @@ def test_search_holds_a_processor_throughout_the_race(no_head_start, monkeypatch
 
     monkeypatch.setitem(BACKENDS, Method.SEARCH, Busy())
     monkeypatch.setattr(auto, "cores", lambda: 2)
-    start = time.monotonic()
     result = auto_count(TASK)
-    elapsed = time.monotonic() - start
     held = {e["method"]: e["seconds"] for e in result.details["race"]}
     assert result.method == "search" and result.count == COUNT
-    assert held["search"] >= 0.9 * elapsed  # never paused
-    assert held["decompose"] + held["source-sets"] <= 1.1 * elapsed  # the two took turns on one
+    # never paused, while the other two took turns on the other processor (in an equal share, the
+    # three would each hold two thirds of the race: search half of what the other two held)
+    assert held["search"] >= 0.9 * (held["decompose"] + held["source-sets"])
 
 
 def test_approxmc_estimates_only_when_every_exact_method_declines(no_head_start, monkeypatch):
