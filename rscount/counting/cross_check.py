@@ -24,13 +24,16 @@ S = Method
 # The routes that check an answer of each method, raced: the whole CNF's SDD and its enumeration
 # share no code with the class-based methods; search and decompose share the permutation classes
 # (the knowledge's symmetries), so each checks the other only with the independent ones beside it.
-# GANAK, where it is installed, joins every race but its own (it shares only the encoding).
+# The source methods sum over which concepts feed each label group, not over permutations (they
+# share only the label tables with search): for knowledge no CNF holds (programs over ten thousand
+# rows), they are search's second opinion. GANAK, where it is installed, joins every race but its
+# own (it shares only the encoding).
 MAP_ROUTES: dict[Method, tuple[Method, ...]] = {
     S.CLOSED_FORM: (S.SEARCH, S.SDD, S.ENUMERATE),
     S.DECOMPOSE: (S.SDD, S.ENUMERATE, S.SEARCH),
-    S.SOURCE_SETS: (S.SDD, S.ENUMERATE, S.SEARCH),
-    S.SOURCE_TUPLES: (S.SDD, S.ENUMERATE, S.SEARCH),
-    S.SEARCH: (S.SDD, S.ENUMERATE, S.DECOMPOSE),
+    S.SOURCE_SETS: (S.SDD, S.ENUMERATE, S.SEARCH, S.DECOMPOSE),
+    S.SOURCE_TUPLES: (S.SDD, S.ENUMERATE, S.SEARCH, S.DECOMPOSE),
+    S.SEARCH: (S.SDD, S.ENUMERATE, S.DECOMPOSE, S.SOURCE_SETS, S.SOURCE_TUPLES),
     S.SDD: (S.SEARCH, S.ENUMERATE),
     S.ENUMERATE: (S.SDD, S.SEARCH),
     S.GANAK: (S.SEARCH, S.SDD, S.ENUMERATE),

@@ -7,8 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ..task.expressions import call, var
 from ..task.model import Task
+from ..task.vectorized import all_vectors
 from .circuit import CNFBuilder, Dom, compile_expr
 from .copies import Copies
 
@@ -47,6 +50,10 @@ def injective_in_sum(task: Task) -> None:
     for c in task.concepts:
         if not all(isinstance(v, int) for v in c.values):
             raise Undetermined(f"concept {c.name} has non-integer values")
+    tables = task.label_arrays()
+    if tables is not None:  # a small D: read off every vector at once, no circuits
+        _injective_on_all_vectors(task, tables)
+        return
     copies = Copies(task.concepts, task.labels)
     x, y = copies.copy(), copies.copy()
     total = _sum_dom(copies.builder, task.names)
@@ -63,6 +70,29 @@ def injective_in_sum(task: Task) -> None:
         raise Undetermined(
             f"the labels do not tell all sums apart ({first} and {second} get the same labels)"
         )
+
+
+def _injective_on_all_vectors(task: Task, tables: list[Any]) -> None:
+    """injective_in_sum on the labels tabulated on D (`tables`, as Task.label_arrays gives them)."""
+    columns, size = all_vectors(task.domains, task.names)
+    sums = np.sum([columns[name] for name in task.names], axis=0).tolist()
+    labels = list(zip(*(table.tolist() for table in tables))) if tables else [()] * size
+
+    def vector(n: int) -> list[Any]:
+        return [columns[name][n].item() for name in task.names]
+
+    of_sum: dict[Any, tuple[tuple[Any, ...], int]] = {}
+    for n, (total, found) in enumerate(zip(sums, labels)):  # first: a function of the sum at all
+        first = of_sum.setdefault(total, (found, n))
+        if first[0] != found:
+            pair = f"{vector(first[1])} and {vector(n)}"
+            raise Undetermined(f"the labels are not a function of the sum of the concepts ({pair})")
+    of_labels: dict[tuple[Any, ...], tuple[Any, int]] = {}
+    for n, (total, found) in enumerate(zip(sums, labels)):  # then: one that tells the sums apart
+        other = of_labels.setdefault(found, (total, n))
+        if other[0] != total:
+            pair = f"{vector(other[1])} and {vector(n)}"
+            raise Undetermined(f"the labels do not tell all sums apart ({pair} get the same labels)")
 
 
 def _sum_dom(b: CNFBuilder, names: list[str]) -> Callable[[dict[str, Dom]], Dom]:

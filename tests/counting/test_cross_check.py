@@ -8,6 +8,7 @@ import os
 
 import pytest
 from references.bruteforce import brute_force_count
+from support import REPO
 
 import rscount
 from rscount import CountsDisagree
@@ -92,3 +93,11 @@ def test_an_estimate_is_not_cross_checked():
     result = rscount.count(XOR3, "approxmc", cross_check=True)
     assert result.details["cross_check"]["method"] is None
     assert "estimate" in result.details["cross_check"]["why"]
+
+
+def test_a_program_counted_by_search_gets_a_second_opinion_without_a_cnf():
+    # MNIST addition, 4 digits per number of 2 values: its CNF is out of reach of SDD and GANAK
+    task = rscount.load_task(REPO / "tasks" / "mnadd-n4-d2.yaml")
+    result = rscount.count(task, "search", cross_check=True, timeout=600)
+    check = result.details["cross_check"]
+    assert result.count == check["count"] == 16 and check["agrees"]

@@ -26,6 +26,7 @@ from rscount.counting.methods.closed_form.forms import (
 from rscount.encoding.modes import encode
 from rscount.errors import RscountError
 from rscount.knowledge.loading import task_from_dict
+from rscount.task import vectorized
 from rscount.task.families import builtin_task
 
 
@@ -113,7 +114,9 @@ def test_supervision_disables_the_exhaustive_closed_forms():
         symmetric_boolean(task)
 
 
-def test_a_label_that_is_not_injective_in_the_sum_is_refused():
+@pytest.mark.parametrize("space_max", [vectorized.SPACE_MAX, 0], ids=["tabulated", "by SAT"])
+def test_a_label_that_is_not_injective_in_the_sum_is_refused(monkeypatch, space_max):
+    monkeypatch.setattr(vectorized, "SPACE_MAX", space_max)
     even_odd = make({"a": list(range(4)), "b": list(range(4))}, {"y": "(a + b) % 2"})
     with pytest.raises(Unsuited, match="do not tell all sums apart"):
         digit_sum(even_odd)
