@@ -112,7 +112,16 @@ def _answered_rows(task: Task) -> Task:
     rows = [row for row, labels in zip(every, task.labels_of(every)) if task.unanswered(row, labels) is None]
     if not rows:
         raise TaskError("support", "exhaustive: the program gives no concept vector a label")
-    note = f"support: the {number_text(len(rows))} of {number_text(size)} concept vectors with a label"
+    where = [
+        w
+        for w, present in (("every query has an answer", task.answers), ("the evidence holds", task.evidence))
+        if present
+    ]
+    note = (
+        f"support: the {number_text(len(rows))} of {number_text(size)} concept vectors where "
+        + " and ".join(where)
+        + " (the others are never training rows)"
+    )
     supervised = task.support.supervision()
     return dataclasses.replace(task.with_support(rows, supervised), notes=(*task.notes, note))
 

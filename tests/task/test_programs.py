@@ -218,6 +218,7 @@ def test_a_vector_without_an_answer_is_left_out_of_an_exhaustive_support_and_ref
     task = load_task(program_task(tmp_path, program, "query: ratio(a, b, Z)\nsupport: exhaustive\n"))
     rows = [(a, b) for a in range(3) for b in range(1, 3)]
     assert sorted(task.support.rows) == rows
+    assert "support: the 6 of 9 concept vectors where every query has an answer" in " ".join(task.notes)
     label = lambda c: c[0] // c[1] if c[1] else None  # noqa: E731
     assert exact(task) == brute_force_count([range(3)] * 2, label, rows, set())
     with pytest.raises(RscountError, match="no answer"):
@@ -228,6 +229,7 @@ def test_evidence_restricts_the_vectors_and_maps_must_keep_it(tmp_path):
     program = "0.5::a.\n0.5::b.\nq :- a.\nevidence(b, true).\n"
     task = load_task(program_task(tmp_path, program, "query: q\nsupport: exhaustive\n"))
     assert sorted(task.support.rows) == [(0, 1), (1, 1)]
+    assert "support: the 2 of 4 concept vectors where the evidence holds" in " ".join(task.notes)
     label = lambda c: c[0] if c[1] else None  # noqa: E731
     assert exact(task) == brute_force_count([[0, 1]] * 2, label, [(0, 1), (1, 1)], set())
 
