@@ -1,6 +1,7 @@
 """Invariants of a task's knowledge that closed forms rest on: labels that depend only on how many
 Boolean concepts are true, and labels that are an injective function of the sum of the concepts.
-Each is established by SAT on copies of the knowledge, never assumed from a task's name."""
+Each is established by SAT on copies of the knowledge (or read off the labels tabulated on a small
+D), never assumed from a task's name."""
 
 from __future__ import annotations
 
@@ -45,8 +46,9 @@ def symmetric_counts(task: Task) -> list[tuple[Any, ...]]:
 
 
 def injective_in_sum(task: Task) -> None:
-    """Check (by SAT, on two copies of the concepts) that every concept value is an integer and the
-    labels are an injective function of the sum of the concepts; raise Undetermined if not."""
+    """Check (on the labels tabulated on D where D is small, else by SAT on two copies of the
+    concepts) that every concept value is an integer and the labels are an injective function of
+    the sum of the concepts; raise Undetermined if not."""
     for c in task.concepts:
         if not all(isinstance(v, int) for v in c.values):
             raise Undetermined(f"concept {c.name} has non-integer values")

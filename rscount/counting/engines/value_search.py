@@ -184,7 +184,7 @@ def _components(
 
 
 class _OutOfNodes(Exception):
-    """A search used up the nodes its turn allows (its memo keeps what it finished)."""
+    """A search used up the nodes its turn allows (it keeps its place for its next turn)."""
 
 
 def _count_part(
