@@ -40,3 +40,22 @@ def test_outside_the_main_thread_the_work_is_not_started():
     thread.start()
     thread.join()
     assert answers == [None] and not started
+
+
+def test_a_ring_swallowed_by_a_finalizer_rings_again_and_is_not_printed(capsys):
+    class Finalized:
+        def __del__(self) -> None:
+            time.sleep(0.5)  # the alarm rings here, where Python drops exceptions
+
+    def work() -> str:
+        Finalized()  # collected at once: its __del__ swallows the first ring
+        until = time.monotonic() + 20
+        while time.monotonic() < until:
+            pass
+        return "ran on"
+
+    start = time.monotonic()
+    assert within_seconds(0.1, work) is None
+    assert time.monotonic() - start < 10
+    assert "AlarmRang" not in capsys.readouterr().err
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
