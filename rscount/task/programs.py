@@ -215,11 +215,14 @@ class _Translation:
         group = item.group
         node, arguments, choice = item.identifier  # the atom's name may be a query's: not read
         disjunction = self._disjunction(group)
+        # problog numbers the clause's variables heads first, then the body's: a ground group's
+        # arguments start with the heads' variables, in the order they first occur
         order = list(dict.fromkeys(str(v) for h in disjunction.heads for v in terms.variables(h)))
         heads = [terms.bind(h, dict(zip(order, arguments))) for h in disjunction.heads]
-        if len(order) != len(arguments) or any(not h.is_ground() for h in heads):
+        if len(order) > len(arguments) or any(not h.is_ground() for h in heads):
             raise TaskError(
-                "program", f"{quote(str(heads[choice]))}: its disjunction's heads differ in variables"
+                "program",
+                f"{quote(str(heads[choice]))}: a head of its disjunction has a variable its body leaves free",
             )
         if len(heads) == 1 and not disjunction.complete:
             if disjunction.clause is None:
@@ -237,6 +240,9 @@ class _Translation:
         else:
             label, values = " or ".join(map(str, heads)), [str(h) for h in heads]
             named = f"{heads[0]} to {heads[-1]}" if len(heads) > 2 else None
+        if len(arguments) > len(order):  # one such concept per answer of the body: say which
+            where = ", ".join(f"{v}={a}" for v, a in zip(order, arguments))
+            label, named, reads = f"{label} for {where}", named or label, None
         if len(set(values)) != len(values):
             raise TaskError("program", f"{quote(label)}: two heads of one disjunction give the same value")
         if not disjunction.complete and NONE in values:

@@ -136,6 +136,25 @@ def _alarm(c: tuple[int, ...]) -> tuple[Any, ...]:
     return (b, e) if alarm and hears_john and not hears_mary else ("no answer",)
 
 
+WEATHER = ("sunny", "cloudy", "rainy")
+TURNS = {
+    "sunny": ("sunny", "cloudy", "rainy"),
+    "rainy": ("rainy", "sunny", "cloudy"),
+    "cloudy": ("cloudy", "rainy", "sunny"),
+}
+# the choice of each day after each weather: (day, weather before) -> position in the concept vector
+AFTER = {
+    (day, before): 1 + 3 * (day - 1) + n
+    for day in (1, 2)
+    for n, before in enumerate(("sunny", "rainy", "cloudy"))
+}
+
+
+def _weather_on_day_2(c: tuple[str, ...]) -> str:
+    day_1 = c[AFTER[1, c[0]]]
+    return c[AFTER[2, day_1]]
+
+
 REFERENCES: dict[str, Reference] = {
     "mnadd-n1": _multi(1, DIGITS),
     "mnadd-n2": _multi(2, DIGITS),
@@ -172,6 +191,17 @@ REFERENCES: dict[str, Reference] = {
         lambda c: (c[0] == "six_a" and c[1] == "six_b", c[0] == "six_a" or c[1] == "six_b"),
     ),
     "alarm": Reference(tuple((name, BOOL) for name in ALARM), _alarm),
+    "markov-chain": Reference(
+        (
+            ("weather_0", WEATHER),
+            *(
+                (f"weather_{day}{suffix}", TURNS[before])
+                for day in (1, 2)
+                for suffix, before in (("", "sunny"), ("_2", "rainy"), ("_3", "cloudy"))
+            ),
+        ),
+        _weather_on_day_2,
+    ),
     "neurasp-add2x2": Reference(
         tuple((f"digit_{k}_i", DIGITS) for k in range(4)),
         lambda c: (c[0] + c[1], c[2] + c[3], c[0] + c[2], c[1] + c[3]),

@@ -4,6 +4,7 @@ expressions counts; hostile programs are refused in one line before anything run
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -372,3 +373,36 @@ def test_problogs_warnings_become_a_note_and_stay_off_the_terminal(tmp_path):
         )
         assert run.returncode in (0, 1) and run.stderr == "", run.stderr
     assert "problog warns: The use of '\\==' might give unexpected results" in run.stdout
+
+
+CHAIN = """
+0.4::at(0, a); 0.6::at(0, b).
+other(a, b). other(b, a).
+0.7::at(T, S); 0.3::at(T, O) :- T > 0, P is T - 1, other(S, O), at(P, S).
+"""
+
+
+@pytest.mark.parametrize("seed", [None, 1, 2, 3])
+def test_a_disjunction_whose_body_binds_a_variable_no_head_shows_is_a_concept_per_body_answer(tmp_path, seed):
+    # as ProbLog's system test 12 (holidays) writes a Markov chain: each step from each state is a choice
+    vectors = list(product("ab", repeat=5))
+    rows = vectors if seed is None else random.Random(seed).sample(vectors, 6)
+    support = (
+        "exhaustive" if seed is None else yaml.safe_dump([list(r) for r in rows], default_flow_style=True)
+    )
+    task = load_task(program_task(tmp_path, CHAIN, f"query: at(2, S)\nsupport: {support}"))
+    assert [(c.name, c.values) for c in task.concepts] == [
+        ("at_0", ("a", "b")),
+        ("at_1", ("a", "b")),
+        ("at_1_2", ("b", "a")),
+        ("at_2", ("a", "b")),
+        ("at_2_2", ("b", "a")),
+    ]
+    assert "concept at_1_2 is at(1) for T=1, S=b, O=a" in task.notes
+    step = {(int(c.name[3]), c.values[0]): n for n, c in enumerate(task.concepts) if c.name != "at_0"}
+
+    def state_at_2(c: tuple) -> str:
+        return c[step[2, c[step[1, c[0]]]]]
+
+    assert [task.label_of(r) for r in rows] == [(state_at_2(r),) for r in rows]
+    assert exact(task) == brute_force_count(task.domains, state_at_2, rows, set())

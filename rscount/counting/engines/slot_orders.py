@@ -8,6 +8,7 @@ import heapq
 import math
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 Slot = tuple[int, int]  # (value-map owner, value number)
 
@@ -26,18 +27,19 @@ class Constraint:
 def fail_first(constraints: list[Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
     """Slots fail-first: repeatedly the constraint with the fewest branches left to complete it (the
     product of its unplaced slots' image counts; ties: the earlier), its slots appended."""
-    return _greedy(constraints, slots, sizes, lambda n, unplaced, branches, turn: (branches, n))
+    return _greedy(constraints, slots, sizes, lambda n, unplaced, branches, turn, owners: (branches, n))
 
 
 def rare_first(constraints: list[Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
-    """Slots as the brute force orders them: repeatedly the constraint with the fewest unplaced slots,
-    then the rarest label (supervised rows first), then the one whose owners have the fewest slots
-    placed (so the concepts' values come in turn), then the earlier."""
+    """Slots as the naive brute force orders them (tests/references/bruteforce.py rows_order):
+    repeatedly the constraint with the fewest unplaced slots, then the rarest label (supervised rows
+    first), then the one whose owners have the fewest slots placed (so the concepts' values come in
+    turn), then the one whose unplaced slots' owners come first, then the earlier."""
     rarity = Counter(c.label for c in constraints)
 
-    def key(n: int, unplaced: int, branches: int, turn: int) -> tuple[int, ...]:
+    def key(n: int, unplaced: int, branches: int, turn: int, owners: list[int]) -> tuple[Any, ...]:
         label = constraints[n].label
-        return (unplaced, 0 if label is None else rarity[label], turn, n)
+        return (unplaced, 0 if label is None else rarity[label], turn, owners, n)
 
     return _greedy(constraints, slots, sizes, key)
 
@@ -46,12 +48,13 @@ def _greedy(
     constraints: list[Constraint],
     slots: list[Slot],
     sizes: dict[Slot, int],
-    key: Callable[[int, int, int, int], tuple[int, ...]],
+    key: Callable[[int, int, int, int, list[int]], tuple[Any, ...]],
 ) -> list[Slot]:
     """Slots in the order a greedy choice of constraints places them: the constraint of least key
-    (from its index, unplaced slots, branches left, and its turn: the most slots placed of an owner
-    of its unplaced slots) has its slots appended. A heap with an entry per change finds each next
-    one; keys that grow as other constraints' slots are placed are refreshed when popped."""
+    (from its index, unplaced slots, branches left, its turn: the most slots placed of an owner of
+    its unplaced slots, and those owners, sorted) has its slots appended, in slot order. A heap with
+    an entry per change finds each next one; keys that grow as other constraints' slots are placed
+    are refreshed when popped."""
     holders: dict[Slot, list[int]] = {}
     for n, c in enumerate(constraints):
         for slot in set(c.slots):
@@ -61,20 +64,21 @@ def _greedy(
     per_owner: Counter[int] = Counter()
     placed: dict[Slot, None] = {}
 
-    def turn(n: int) -> int:
-        return max(per_owner[s[0]] for s in constraints[n].slots if s not in placed)
+    def key_now(n: int) -> tuple[Any, ...]:
+        owners = sorted(s[0] for s in set(constraints[n].slots) if s not in placed)
+        return key(n, unplaced[n], branches[n], max(per_owner[o] for o in owners), owners)
 
-    heap = [(key(n, unplaced[n], branches[n], 0), n) for n in range(len(constraints))]
+    heap = [(key_now(n), n) for n in range(len(constraints))]
     heapq.heapify(heap)
     while heap:
         old, n = heapq.heappop(heap)
         if not unplaced[n]:
             continue
-        now = key(n, unplaced[n], branches[n], turn(n))
+        now = key_now(n)
         if now != old:  # stale: pushed again with what it is now
             heapq.heappush(heap, (now, n))
             continue
-        for slot in constraints[n].slots:
+        for slot in sorted(constraints[n].slots):
             if slot in placed:
                 continue
             placed[slot] = None
@@ -83,11 +87,11 @@ def _greedy(
                 unplaced[m] -= 1
                 branches[m] //= sizes[slot]
                 if unplaced[m]:
-                    heapq.heappush(heap, (key(m, unplaced[m], branches[m], turn(m)), m))
+                    heapq.heappush(heap, (key_now(m), m))
     for slot in slots:
         placed.setdefault(slot, None)
     return list(placed)
 
 
-ORDERS = (fail_first, rare_first)
+ORDERS = (rare_first, fail_first)  # untried, the brute force's order leads
 SIZED = (fail_first,)  # the orders that read the slots' image counts

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from operator import itemgetter
 from typing import Any
 
 from ...encoding.value_codes import ValueMapCoding
@@ -21,11 +20,13 @@ from ...errors import TaskError
 from ...task.expressions import evaluate, normalise
 from ..budget import TooManyNodes
 from .group_tables import MISSING, Group, GroupTables
+from .search_plans import Part, Plan, Skeleton, picker
 from .slot_orders import ORDERS, SIZED, Constraint, Slot
 
 MEMO_ENTRIES = 1 << 20  # memoised subtrees kept before the memo is emptied
 MEMO_TRIAL = 1024  # look-ups at a depth before a depth that never hit stops memoising
-Picker = Callable[[list[int]], tuple[int, ...]]  # a list's items at some positions, as a tuple
+LabelId = Callable[[tuple[int, ...]], int]  # the label id of a tuple of value numbers
+SKELETONS = 4096  # group skeletons (per set of sources) kept before they are dropped
 
 
 class ValueSearch:
@@ -36,58 +37,64 @@ class ValueSearch:
         self.coding = coding
         self.groups = list(groups)
         self.tables = tables
-        self.labels: dict[int, Callable[[tuple[int, ...]], int]] = {}
+        self.labels: dict[int, LabelId] = {}
         self.ids: dict[int, dict[tuple[Any, ...], int]] = {}  # per group: evaluated label tuples numbered
         self.nodes = 0  # search nodes visited (for the details)
         self.max_nodes: int | None = None  # past this many nodes, TooManyNodes
-        self.orders: dict[tuple[Any, ...], tuple[Slot, ...]] = {}  # slot orders computed, by part
-        self.spent: dict[str, tuple[int, int]] = {}  # per slot order: parts it finished, their nodes
+        self.skeletons: dict[tuple[int, tuple[int, ...]], Skeleton] = {}  # by group and sorted sources
+        self.spent: dict[str, tuple[int, int]] = {}  # per slot order: parts it finished, nodes it took
         self.parts = 0  # parts counted
 
-    def cost(self, order: str) -> tuple[float, str]:
-        """An order's mean nodes per part it finished (untried orders first), for the turn order."""
+    def cost(self, order: str) -> float:
+        """An order's search nodes (in every part it took turns in) per part it finished, for the
+        turn order: untried orders first, an order that never finished a part last."""
         parts, nodes = self.spent.get(order, (0, 0))
-        return (nodes / parts if parts else -1.0, order)
+        return nodes / parts if parts else math.inf if nodes else -1.0
 
-    def finished(self, order: str, nodes: int) -> None:
-        """Record that `order` finished a part in `nodes` search nodes."""
+    def spend(self, order: str, nodes: int, finished: bool) -> None:
+        """Record that `order` took `nodes` search nodes in a part (and whether it finished it)."""
         parts, spent = self.spent.get(order, (0, 0))
-        self.spent[order] = (parts + 1, spent + nodes)
+        self.spent[order] = (parts + finished, spent + nodes)
 
     def count(self, g: int, sources: tuple[int, ...], pinned: int | None = None) -> int:
         """Group g's factor when its t-th target concept reads ground-truth concept sources[t]; with
         `pinned` (a source feeding its own concept), only the maps that keep its seen values."""
-        constraints, slots, sizes = self._constraints(g, sources)
-        if pinned is not None:
-            owner = self.coding.owner[pinned]
-            constraints += [Constraint(((owner, v),), None, (v,)) for v in sorted(self.coding.seen[owner])]
-        if any(c.label == MISSING for c in constraints):
+        skeleton = self._skeleton(g, sources)
+        if skeleton.impossible:
             return 0
-        if any(c.label is not None and self._label(g)(()) != c.label for c in constraints if not c.slots):
-            return 0  # labels that read no concept, checked at once
-        constraints = [c for c in constraints if c.slots]
+        coding = self.coding
+        reading = tuple(skeleton.sources.index(s) for s in sources)
+        into = {coding.owner[s]: coding.sizes[j] for s, j in zip(sources, self.groups[g][1])}
+        held = coding.owner[pinned] if pinned is not None else None
+        pins = {} if held is None else {(held, v): v for v in coding.seen[held]}
+        label = _read_as(self._label(g), reading)
         total = 1
-        for part, members in _components(constraints, slots):
-            total *= (
-                _count_part(part, members, sizes, self._label(g), self)
-                if part
-                else math.prod(sizes[s] for s in members)
-            )
+        for part in skeleton.parts:
+            sizes = {slot: into[slot[0]] for slot in part.slots}
+            if part.constraints:
+                total *= _count_part(part, sizes, reading, pins, label, self)
+            else:
+                total *= math.prod(1 if slot in pins else sizes[slot] for slot in part.slots)
             if not total:
                 return 0
         return total
 
-    def _constraints(
-        self, g: int, sources: tuple[int, ...]
-    ) -> tuple[list[Constraint], list[Slot], dict[Slot, int]]:
-        """The distinct constraints the rows state on group g fed by `sources`, every slot of the
-        owners feeding the group (read or not), and each slot's number of images."""
+    def _skeleton(self, g: int, sources: tuple[int, ...]) -> Skeleton:
+        """The constraints the rows state on group g fed by the set of `sources`, slots in the sorted
+        sources' order (labels in the targets' order), split into parts; built once per set."""
+        ordered = tuple(sorted(sources))
+        key = (g, ordered)
+        if key not in self.skeletons:
+            if len(self.skeletons) >= SKELETONS:
+                self.skeletons.clear()
+            self.skeletons[key] = self._new_skeleton(g, ordered)
+        return self.skeletons[key]
+
+    def _new_skeleton(self, g: int, sources: tuple[int, ...]) -> Skeleton:
         labels, targets = self.groups[g]
         coding = self.coding
         owners = [coding.owner[s] for s in sources]
         slots = sorted({(o, v) for o in set(owners) for v in coding.seen[o]})
-        into = {o: coding.sizes[j] for o, j in zip(owners, targets)}
-        sizes = {slot: into[slot[0]] for slot in slots}
         found: dict[tuple[Any, ...], Constraint] = {}
         table = self.tables.label_table(g)
         names = list(coding.task.labels)
@@ -104,9 +111,14 @@ class ValueSearch:
                     else self._label_id(g, tuple(values[k] for k in chosen))
                 )
                 found.setdefault((False, read, label), Constraint(read, label, None))
-        return list(found.values()), slots, sizes
+        constraints = list(found.values())
+        skeleton = Skeleton(sources, [c for c in constraints if c.slots], slots)
+        unread = {c.label for c in constraints if not c.slots and c.label is not None}
+        if unread and any(self._label(g)(()) != want for want in unread):
+            skeleton.impossible = True  # labels that read no concept, checked at once
+        return skeleton
 
-    def _label(self, g: int) -> Callable[[tuple[int, ...]], int]:
+    def _label(self, g: int) -> LabelId:
         """The label id of a tuple of target value numbers (by the group's table, else evaluated)."""
         if g not in self.labels:
             table = self.tables.label_table(g)
@@ -130,7 +142,7 @@ class ValueSearch:
                 self.labels[g] = self._evaluated(g)
         return self.labels[g]
 
-    def _evaluated(self, g: int) -> Callable[[tuple[int, ...]], int]:
+    def _evaluated(self, g: int) -> LabelId:
         """Label ids by evaluating the group's labels on each predicted vector (memoised)."""
         labels, targets = self.groups[g]
         task = self.coding.task
@@ -159,80 +171,63 @@ class ValueSearch:
         return ids.setdefault(values, len(ids))
 
 
-def _components(
-    constraints: list[Constraint], slots: list[Slot]
-) -> list[tuple[list[Constraint], list[Slot]]]:
-    """The constraints and slots split into parts that share no slot (a slot no constraint reads is a
-    part of its own)."""
-    parent = {s: s for s in slots}
-
-    def root(s: Slot) -> Slot:
-        while parent[s] != s:
-            parent[s] = parent[parent[s]]
-            s = parent[s]
-        return s
-
-    for c in constraints:
-        for s in c.slots[1:]:
-            parent[root(s)] = root(c.slots[0])
-    parts: dict[Slot, tuple[list[Constraint], list[Slot]]] = {}
-    for s in slots:
-        parts.setdefault(root(s), ([], []))[1].append(s)
-    for c in constraints:
-        parts[root(c.slots[0])][0].append(c)
-    return list(parts.values())
-
-
 class _OutOfNodes(Exception):
     """A search used up the nodes its turn allows (it keeps its place for its next turn)."""
 
 
 def _count_part(
-    constraints: list[Constraint],
-    slots: list[Slot],
+    part: Part,
     sizes: dict[Slot, int],
-    label: Callable[[tuple[int, ...]], int],
+    reading: tuple[int, ...],
+    pins: dict[Slot, int],
+    label: LabelId,
     owner: ValueSearch,
 ) -> int:
     """One part counted by the slot orders in turns, each turn resuming that order's search with
     twice the nodes of its last, until one finishes: no order is best on every task (fail-first
     stalls on rows that a two-valued image barely constrains; rare labels first with concepts in
-    turn, the brute force's order, on others). The order that needed the fewest nodes per part so
-    far leads (every EXPLORE-th part, another does); the others join after its first turn, with 1/LEAD
-    of its turns, so a part costs at most the leader's nodes and 1/LEAD more, or about LEAD + 1 times
-    what a better order needs. A part the leader's first turn finishes never computes the others."""
-    found = frozenset(slots)
-    shape = tuple(sorted((s, sizes[s]) for s in slots))
-    ranked = sorted(ORDERS, key=lambda order: owner.cost(order.__name__))
+    turn, the brute force's order, on others). The order with the fewest nodes per part finished so
+    far leads; the others join after its first turn, with 1/LEAD of its turns, so a part costs at
+    most the leader's nodes and 1/LEAD more, or about LEAD + 1 times what a better order needs. Every
+    EXPLORE-th part, another order first gets one trial turn as long as the leader's mean part (so
+    measuring it costs little); a part the first turn finishes never computes the others."""
+    shape = tuple(sorted((s, sizes[s]) for s in part.slots))
+    ranked = sorted(ORDERS, key=lambda order: (owner.cost(order.__name__), ORDERS.index(order)))
     owner.parts += 1
-    if owner.parts % EXPLORE == 0:  # now and then another order leads, to measure it
-        ranked = ranked[1:] + ranked[:1]
     searches: list[tuple[_Search, str]] = []
 
     def join(order: Callable[[list[Constraint], list[Slot], dict[Slot, int]], list[Slot]]) -> None:
         """The order's search joins the turns (unless another order gave the same slot order)."""
-        # a part's constraints are the same for every permutation feeding it the same owners (only
-        # the targets' sizes differ), so an order is computed once per owners (and sizes, if read)
-        key = (order.__name__, found, shape if order in SIZED else None)
-        if key not in owner.orders:
-            owner.orders[key] = tuple(order(constraints, slots, sizes))
-        if all(search.order != list(owner.orders[key]) for search, _ in searches):
-            searches.append(
-                (_Search(constraints, list(owner.orders[key]), sizes, label, owner), order.__name__)
-            )
+        key = (order.__name__, shape if order in SIZED else None)
+        if key not in part.orders:
+            part.orders[key] = tuple(order(part.constraints, part.slots, sizes))
+        plan = part.plan(part.orders[key])
+        if all(search.plan is not plan for search, _ in searches):
+            searches.append((_Search(plan, sizes, reading, pins, label, owner), order.__name__))
+
+    def finish(winner: _Search, total: int) -> int:
+        for search, name in searches:
+            owner.spend(name, search.used, search is winner)
+        return total
 
     join(ranked[0])  # the others join if its first turn does not finish the part
+    mean = owner.cost(ranked[0].__name__)
+    if owner.parts % EXPLORE == 0 and len(ranked) > 1 and 0 < mean < math.inf:
+        join(ranked[1 + owner.parts // EXPLORE % (len(ranked) - 1)])
+        if len(searches) > 1:
+            try:
+                return finish(searches[1][0], searches[1][0].count(max(int(mean), 1)))
+            except _OutOfNodes:
+                pass
     budget = FIRST_TURN
     while True:
-        for turn, (search, name) in enumerate(searches):
+        for turn, (search, _) in enumerate(searches):
             if owner.max_nodes is not None and owner.nodes >= owner.max_nodes:
                 raise TooManyNodes(f"search: more than {owner.max_nodes} search nodes")
             try:
-                total = search.count(budget if turn == 0 else budget // LEAD)
+                return finish(search, search.count(budget if turn == 0 else budget // LEAD))
             except _OutOfNodes:
                 continue
-            owner.finished(name, search.used)
-            return total
         if budget == FIRST_TURN:
             for order in ranked[1:]:
                 join(order)
@@ -240,51 +235,31 @@ def _count_part(
 
 
 class _Search:
-    """The depth-first count of one independent part, slots in a given order."""
+    """The depth-first count of one independent part for one permutation, by a plan."""
 
     def __init__(
         self,
-        constraints: list[Constraint],
-        order: list[Slot],
+        plan: Plan,
         sizes: dict[Slot, int],
-        label: Callable[[tuple[int, ...]], int],
+        reading: tuple[int, ...],
+        pins: dict[Slot, int],
+        label: LabelId,
         owner: ValueSearch,
     ) -> None:
-        self.order = order
-        position = {s: n for n, s in enumerate(self.order)}
-        self.sizes = [sizes[s] for s in self.order]
-        self.due: list[list[tuple[Picker, int | None, tuple[tuple[int, int], ...] | None]]]
-        self.due = [[] for _ in self.order]
-        last_use = list(range(len(self.order)))
-        for c in constraints:
-            at = tuple(position[s] for s in c.slots)
-            fixed = None if c.fixed is None else tuple((p, w) for p, w in zip(at, c.fixed) if w is not None)
-            due = max(at)
-            self.due[due].append((_picker(at), c.label, fixed))
-            for p in at:
-                if last_use[p] < due:
-                    last_use[p] = due
-        # frontier[n]: assigned positions (< n) still read by a constraint due at n or later
-        frontier: list[list[int]] = [[] for _ in range(len(self.order) + 1)]
-        for p, last in enumerate(last_use):
-            for n in range(p + 1, last + 1):
-                frontier[n].append(p)
-        self.frontier = [_picker(tuple(f)) for f in frontier]
-        # memoising at a depth pays only where its frontiers repeat: a depth whose first MEMO_TRIAL
-        # look-ups found nothing is no longer memoised (its keys cost more than they save)
-        self.lookups = [0] * len(self.order)
-        self.hits = [0] * len(self.order)
+        self.plan = plan
+        self.sizes = [sizes[s] for s in plan.order]
+        self.due = plan.checks(reading, pins)
         self.label = label
         self.owner = owner
-        self.image = [0] * len(self.order)
+        self.image = [0] * len(plan.order)
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self.used = 0  # search nodes of all its turns
         # where the search stands between turns: depth and whether that node is yet to be entered;
         # per depth, the last image tried, the subtrees' sum so far and the node's memo key
         self.at = (0, True)
-        self.tried = [0] * len(self.order)
-        self.totals = [0] * len(self.order)
-        self.keys: list[tuple[int, tuple[int, ...]] | None] = [None] * len(self.order)
+        self.tried = [0] * len(plan.order)
+        self.totals = [0] * len(plan.order)
+        self.keys: list[tuple[int, tuple[int, ...]] | None] = [None] * len(plan.order)
 
     def count(self, nodes: int) -> int:
         """The part's count, or _OutOfNodes after `nodes` more search nodes (or at the owner's cap);
@@ -302,7 +277,9 @@ class _Search:
         image) or trying the next image of slot n; `totals[n]` sums the finished subtrees under it."""
         owner, image, label, memo = self.owner, self.image, self.label, self.memo
         sizes, due, tried, totals, keys = self.sizes, self.due, self.tried, self.totals, self.keys
-        depth = len(self.order)
+        plan = self.plan
+        lookups, hits, frontier = plan.lookups, plan.hits, plan.frontier
+        depth = len(plan.order)
         n, entering = self.at
         while True:
             if entering:
@@ -311,12 +288,12 @@ class _Search:
                     found = 1
                 else:
                     key = None
-                    if self.lookups[n] < MEMO_TRIAL or self.hits[n] > 0:
-                        key = (n, self.frontier[n](image))
-                        self.lookups[n] += 1
+                    if lookups[n] < MEMO_TRIAL or hits[n] > 0:
+                        key = (n, frontier[n](image))
+                        lookups[n] += 1
                         found = memo.get(key)
                         if found is not None:
-                            self.hits[n] += 1
+                            hits[n] += 1
                     if found is None:
                         if owner.nodes >= limit:
                             self.at = (n, True)
@@ -354,14 +331,21 @@ class _Search:
             totals[n] += found
 
 
-def _picker(positions: tuple[int, ...]) -> Picker:
-    """The tuple of a list's items at `positions`, picked in C (operator.itemgetter)."""
-    if not positions:
-        return lambda values: ()
-    if len(positions) == 1:
-        (p,) = positions
-        return lambda values: (values[p],)
-    return itemgetter(*positions)
+def _read_as(label: LabelId, reading: tuple[int, ...]) -> LabelId:
+    """The label id of images listed in the sources' sorted order, where target t reads the source at
+    sorted position reading[t] (memoised per permutation)."""
+    if reading == tuple(range(len(reading))):
+        return label
+    targets = picker(reading)
+    known: dict[tuple[int, ...], int] = {}
+
+    def permuted(values: tuple[int, ...]) -> int:
+        found = known.get(values)
+        if found is None:
+            found = known[values] = label(targets(values))  # type: ignore[arg-type]
+        return found
+
+    return permuted
 
 
 FIRST_TURN = 4096  # search nodes of each order's first turn
