@@ -64,6 +64,7 @@ CORPUS = (
     "mnadd-n4-d2",
     "noisy-addition",
     "forth-add",
+    "markov-chain",
 )
 REACH = (  # a few of each of reach.py's families (its MNMath instances are the balanced ones here)
     "sddoia-4-per-label-s1",
