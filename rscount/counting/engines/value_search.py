@@ -37,7 +37,7 @@ class ValueSearch:
         self.coding = coding
         self.groups = list(groups)
         self.tables = tables
-        self.labels: dict[int, LabelId] = {}
+        self.labels: dict[int, tuple[dict[tuple[int, ...], int], LabelId]] = {}
         self.ids: dict[int, dict[tuple[Any, ...], int]] = {}  # per group: evaluated label tuples numbered
         self.nodes = 0  # search nodes visited (for the details)
         self.max_nodes: int | None = None  # past this many nodes, TooManyNodes
@@ -67,7 +67,7 @@ class ValueSearch:
         into = {coding.owner[s]: coding.sizes[j] for s, j in zip(sources, self.groups[g][1])}
         held = coding.owner[pinned] if pinned is not None else None
         pins = {} if held is None else {(held, v): v for v in coding.seen[held]}
-        label = _read_as(self._label(g), reading)
+        label = _read_as(*self._labels(g), reading)
         total = 1
         for part in skeleton.parts:
             sizes = {slot: into[slot[0]] for slot in part.slots}
@@ -120,48 +120,54 @@ class ValueSearch:
 
     def _label(self, g: int) -> LabelId:
         """The label id of a tuple of target value numbers (by the group's table, else evaluated)."""
+        return self._labels(g)[1]
+
+    def _labels(self, g: int) -> tuple[dict[tuple[int, ...], int], LabelId]:
+        """Group g's label ids found so far, by tuple of target value numbers, and the function that
+        finds one (and records it there)."""
         if g not in self.labels:
             table = self.tables.label_table(g)
-            targets = self.groups[g][1]
-            radices = [self.coding.sizes[j] for j in targets]
-            if table is not None:
-                ids = table[0]
-                known: dict[tuple[int, ...], int] = {}  # the tuples looked up so far
-
-                def by_table(values: tuple[int, ...]) -> int:
-                    found = known.get(values)
-                    if found is None:
-                        code = 0
-                        for value, radix in zip(values, radices):
-                            code = code * radix + value
-                        found = known[values] = int(ids[code])
-                    return found
-
-                self.labels[g] = by_table
-            else:
-                self.labels[g] = self._evaluated(g)
+            known: dict[tuple[int, ...], int] = {}
+            self.labels[g] = (
+                known,
+                self._by_table(g, table[0], known) if table else self._evaluated(g, known),
+            )
         return self.labels[g]
 
-    def _evaluated(self, g: int) -> LabelId:
-        """Label ids by evaluating the group's labels on each predicted vector (memoised)."""
+    def _by_table(self, g: int, ids: Any, known: dict[tuple[int, ...], int]) -> LabelId:
+        """Label ids read off the group's label table (the tuples looked up kept in `known`)."""
+        radices = [self.coding.sizes[j] for j in self.groups[g][1]]
+
+        def by_table(values: tuple[int, ...]) -> int:
+            found = known.get(values)
+            if found is None:
+                code = 0
+                for value, radix in zip(values, radices):
+                    code = code * radix + value
+                found = known[values] = int(ids[code])
+            return found
+
+        return by_table
+
+    def _evaluated(self, g: int, known: dict[tuple[int, ...], int]) -> LabelId:
+        """Label ids by evaluating the group's labels on each predicted vector (kept in `known`)."""
         labels, targets = self.groups[g]
         task = self.coding.task
         concepts = task.concepts
         base = {c.name: c.values[0] for c in concepts}
-        memo: dict[tuple[int, ...], int] = {}
 
         def evaluated(values: tuple[int, ...]) -> int:
-            if values not in memo:
+            if values not in known:
                 assignment = dict(base)
                 for j, u in zip(targets, values):
                     assignment[concepts[j].name] = concepts[j].values[u]
                 try:
                     found = tuple(normalise(evaluate(task.labels[n], assignment)) for n in labels)
                 except (TypeError, ValueError, ZeroDivisionError, OverflowError, TaskError):
-                    memo[values] = MISSING
+                    known[values] = MISSING
                 else:
-                    memo[values] = self._label_id(g, found)
-            return memo[values]
+                    known[values] = self._label_id(g, found)
+            return known[values]
 
         return evaluated
 
@@ -187,8 +193,9 @@ def _count_part(
     twice the nodes of its last, until one finishes: no order is best on every task (fail-first
     stalls on rows that a two-valued image barely constrains; rare labels first with concepts in
     turn, the brute force's order, on others). The order with the fewest nodes per part finished so
-    far leads; the others join after its first turn, with 1/LEAD of its turns, so a part costs at
-    most the leader's nodes and 1/LEAD more, or about LEAD + 1 times what a better order needs. Every
+    far leads; the others join after its first turn (once it has spent a node per constraint, about
+    what ordering them costs), with 1/LEAD of its turns, so a part costs at most the leader's nodes
+    and 1/LEAD more, or about LEAD + 1 times what a better order needs. Every
     EXPLORE-th part, another order first gets one trial turn as long as the leader's mean part (so
     measuring it costs little); a part the first turn finishes never computes the others."""
     shape = tuple(sorted((s, sizes[s]) for s in part.slots))
@@ -196,12 +203,14 @@ def _count_part(
     owner.parts += 1
     searches: list[tuple[_Search, str]] = []
 
+    def key(order: Callable[..., list[Slot]]) -> tuple[str, Any]:
+        return (order.__name__, shape if order in SIZED else None)
+
     def join(order: Callable[[list[Constraint], list[Slot], dict[Slot, int]], list[Slot]]) -> None:
         """The order's search joins the turns (unless another order gave the same slot order)."""
-        key = (order.__name__, shape if order in SIZED else None)
-        if key not in part.orders:
-            part.orders[key] = tuple(order(part.constraints, part.slots, sizes))
-        plan = part.plan(part.orders[key])
+        if key(order) not in part.orders:
+            part.orders[key(order)] = tuple(order(part.constraints, part.slots, sizes))
+        plan = part.plan(part.orders[key(order)])
         if all(search.plan is not plan for search, _ in searches):
             searches.append((_Search(plan, sizes, reading, pins, label, owner), order.__name__))
 
@@ -212,8 +221,12 @@ def _count_part(
 
     join(ranked[0])  # the others join if its first turn does not finish the part
     mean = owner.cost(ranked[0].__name__)
-    if owner.parts % EXPLORE == 0 and len(ranked) > 1 and 0 < mean < math.inf:
-        join(ranked[1 + owner.parts // EXPLORE % (len(ranked) - 1)])
+    other = ranked[1 + owner.parts // EXPLORE % (len(ranked) - 1)] if len(ranked) > 1 else None
+    # a trial is worth its order only where the order is at hand or parts are long (ordering the
+    # constraints costs about as much as searching that many nodes)
+    cheap = other is not None and (key(other) in part.orders or mean >= len(part.constraints))
+    if owner.parts % EXPLORE == 0 and other is not None and cheap and 0 < mean < math.inf:
+        join(other)
         if len(searches) > 1:
             try:
                 return finish(searches[1][0], searches[1][0].count(max(int(mean), 1)))
@@ -228,8 +241,8 @@ def _count_part(
                 return finish(search, search.count(budget if turn == 0 else budget // LEAD))
             except _OutOfNodes:
                 continue
-        if budget == FIRST_TURN:
-            for order in ranked[1:]:
+        for order in ranked[1:]:  # ordering costs about a node per constraint: joins once that is spent
+            if key(order) in part.orders or searches[0][0].used >= len(part.constraints):
                 join(order)
         budget *= 2
 
@@ -331,19 +344,17 @@ class _Search:
             totals[n] += found
 
 
-def _read_as(label: LabelId, reading: tuple[int, ...]) -> LabelId:
+def _read_as(known: dict[tuple[int, ...], int], label: LabelId, reading: tuple[int, ...]) -> LabelId:
     """The label id of images listed in the sources' sorted order, where target t reads the source at
-    sorted position reading[t] (memoised per permutation)."""
+    sorted position reading[t] (`known`: the ids `label` found so far, by targets' tuple)."""
     if reading == tuple(range(len(reading))):
         return label
     targets = picker(reading)
-    known: dict[tuple[int, ...], int] = {}
 
     def permuted(values: tuple[int, ...]) -> int:
-        found = known.get(values)
-        if found is None:
-            found = known[values] = label(targets(values))  # type: ignore[arg-type]
-        return found
+        read = targets(values)  # type: ignore[arg-type]
+        found = known.get(read)
+        return label(read) if found is None else found
 
     return permuted
 
