@@ -191,6 +191,11 @@ class Task:
         arrays: list[Array] | None = self.__dict__["_label_arrays"]
         return arrays
 
+    def tabulated_labels(self) -> list[Array] | None:
+        """label_arrays if they were computed already (None otherwise: not computed here)."""
+        arrays: list[Array] | None = self.__dict__.get("_label_arrays")
+        return arrays
+
     def object_spec(self) -> Objects:
         """The task's objects (`objects:`); a TaskError for a task without them."""
         if self.objects is None:

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from ...encoding.value_codes import ValueMapCoding
 from ...errors import TaskError
 from ...task.expressions import normalise
+from ...task.model import Task
 from ...task.vectorized import TooLarge, evaluate_shared, tabulate
 from .value_maps import Marginals, Tally
 
@@ -100,7 +101,7 @@ class GroupTables:
             stride //= len(domain)
             columns[task.concepts[j].name] = _column(domain, (codes // stride) % len(domain))
         try:
-            values = tabulate(exprs, columns, size)
+            values = _read_off(task, labels, targets, size) or tabulate(exprs, columns, size)
         except TooLarge:
             rows = zip(*(columns[c.name].tolist() for c in task.concepts))
             names = [c.name for c in task.concepts]
@@ -274,3 +275,20 @@ def _column(domain: Sequence[Any], positions: NDArray[np.int64]) -> NDArray[Any]
     """The values at `positions` of a domain (ints as int64, words as objects)."""
     values = np.array(domain, dtype=object if any(isinstance(v, str) for v in domain) else np.int64)
     return values[positions]
+
+
+def _read_off(task: Task, labels: list[str], targets: list[int], size: int) -> list[NDArray[Any]] | None:
+    """The group's label values on every vector of its concepts (the others at their first value),
+    read off the task's labels on all of D where they were computed already (else None)."""
+    tabulated = task.tabulated_labels()
+    if tabulated is None or not labels:
+        return None
+    codes = np.arange(size, dtype=np.int64)
+    index = np.zeros(size, dtype=np.int64)
+    sizes = [len(c.values) for c in task.concepts]
+    stride = size
+    for j in targets:
+        stride //= sizes[j]
+        index += (codes // stride) % sizes[j] * math.prod(sizes[j + 1 :])
+    names = list(task.labels)
+    return [tabulated[names.index(n)][index] for n in labels]
