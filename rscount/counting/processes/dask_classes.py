@@ -2,7 +2,10 @@
 the cluster's workers as the class search yields them, a few per worker in flight. Each worker
 builds the count's class counter once (kept per worker process, for the most recent counts) and
 counts its batches. A batch is a pure function of its classes, so Dask reruns the batches of a
-worker lost mid-count on another one: a lost worker costs only its units, and the sum stays exact."""
+worker lost mid-count on another one: a lost worker costs only its units, and the sum stays exact.
+Where the lost worker held the only copy of the scattered counter maker (a worker that joined after
+the scatter has none), Dask cancels the batches that needed it: they are sent again, with the maker
+scattered again, up to RESUBMIT times."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from .parallel import dask_client
 Pi = tuple[int, ...]
 KEPT = 4  # class counters a worker keeps (of the most recent counts)
 IN_FLIGHT = 2  # batches per worker thread submitted ahead
+RESUBMIT = 3  # times the batches Dask cancelled are sent again before the count fails
 
 _COUNTERS: OrderedDict[str, Any] = OrderedDict()
 
@@ -38,6 +42,7 @@ class DaskClassWorkers:
 
     def __init__(self, make_counter: Callable[[], Any], address: str) -> None:
         self.client = dask_client(address)
+        self.maker = make_counter
         self.make_counter = self.client.scatter(make_counter, broadcast=True)
         self.key = uuid.uuid4().hex
         threads = sum(self.client.nthreads().values())
@@ -46,24 +51,38 @@ class DaskClassWorkers:
 
     def counts(self, classes: Iterable[tuple[Pi, int]]) -> Iterator[tuple[int, int]]:
         """(N(pi), class size) for every class, in the order the batches finish."""
+        from concurrent.futures import CancelledError
+
         from distributed import as_completed
 
         found = iter(classes)
-        sizes: dict[str, list[int]] = {}
+        batches: dict[str, list[tuple[Pi, int]]] = {}
+        resent = 0
+
+        def send(batch: list[tuple[Pi, int]]) -> Any:
+            future = self.client.submit(_count_batch, self.key, self.make_counter, [pi for pi, _ in batch],
+                                        pure=False)  # fmt: skip
+            batches[future.key] = batch
+            return future
 
         def submit() -> Any:
             batch = list(islice(found, BATCH))
-            if not batch:
-                return None
-            future = self.client.submit(_count_batch, self.key, self.make_counter, [pi for pi, _ in batch],
-                                        pure=False)  # fmt: skip
-            sizes[future.key] = [size for _, size in batch]
-            return future
+            return send(batch) if batch else None
 
         first = [f for f in (submit() for _ in range(self.in_flight)) if f is not None]
         pending = as_completed(first)  # type: ignore[no-untyped-call]
         for future in pending:
-            yield from zip(future.result(), sizes.pop(future.key))
+            batch = batches.pop(future.key)
+            try:
+                counted = future.result()
+            except CancelledError:
+                resent += 1
+                if resent > RESUBMIT:
+                    raise
+                self.make_counter = self.client.scatter(self.maker, broadcast=True)
+                pending.add(send(batch))  # type: ignore[no-untyped-call]
+                continue
+            yield from zip(counted, (size for _, size in batch))
             following = submit()
             if following is not None:
                 pending.add(following)  # type: ignore[no-untyped-call]
