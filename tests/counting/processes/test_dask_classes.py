@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 
 import pytest
 from support import REPO
@@ -69,6 +70,25 @@ def test_a_worker_killed_mid_count_costs_only_its_classes(dask_address, tmp_path
         total = sum(models * size for models, size in workers.counts(classes))
     assert marker.exists()  # a worker did die in the middle of the count
     assert total == expected == 38172072960
+
+
+def test_a_batch_dask_cancels_is_sent_again(dask_address) -> None:
+    # as when a lost worker held the only copy of the scattered counter maker
+    task = load_task(SDD_OIA)
+    classes = list(ClassSearch(CountProblem(task, task.mode)))
+    with DaskClassWorkers(partial(ClassCounter, task, task.mode), dask_address) as workers:
+        submit, cancelled = workers.client.submit, []
+
+        def cancelling_submit(*args, **kwargs):
+            future = submit(*args, **kwargs)
+            if not cancelled:
+                cancelled.append(future.key)
+                future.cancel()
+            return future
+
+        workers.client.submit = cancelling_submit
+        total = sum(models * size for models, size in workers.counts(classes))
+    assert cancelled and total == 38172072960
 
 
 def test_the_command_line_counts_on_dask_as_here(cli, dask_address) -> None:
