@@ -223,8 +223,14 @@ class Task:
         raise AssertionError("the labels failed together but not one by one")
 
     def labels_of(self, rows: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
-        """label_of of many rows at once (arrays over the rows, each shared node once; row by row
-        where the arrays cannot hold the values or some row is undefined, to name it)."""
+        """label_of of many rows at once (read off the labels on D where those were tabulated, else
+        arrays over the rows, each shared node once; row by row where the arrays cannot hold the
+        values or some row is undefined, to name it)."""
+        tabulated = self.tabulated_labels()
+        if tabulated is not None and rows:
+            read = _read_off(self.concepts, tabulated, rows)
+            if read is not None:
+                return read
         columns = {
             c.name: np.array([row[i] for row in rows], dtype=object if c.is_words else np.int64)
             for i, c in enumerate(self.concepts)
@@ -298,3 +304,23 @@ class Task:
     def with_mode(self, mode: Mode | str) -> Task:
         """This task counted in another mode by default."""
         return dataclasses.replace(self, mode=Mode.parse(mode))
+
+
+def _read_off(
+    concepts: Sequence[Concept], tabulated: list[Array], rows: Sequence[Sequence[Any]]
+) -> list[tuple[Any, ...]] | None:
+    """The labels of `rows` read off their values on D (None where a row has a value outside its
+    concept's domain: evaluating it names the problem)."""
+    strides, stride = [], 1
+    for concept in reversed(concepts):
+        strides.append(stride)
+        stride *= len(concept.values)
+    strides.reverse()
+    try:
+        index = [sum(c.index[v] * s for c, v, s in zip(concepts, row, strides)) for row in rows]
+    except (KeyError, TypeError):
+        return None
+    if not tabulated:
+        return [()] * len(rows)
+    picked = [array[index].tolist() for array in tabulated]
+    return [tuple(map(normalise, values)) for values in zip(*picked)]

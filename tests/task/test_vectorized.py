@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies.randomtasks import SETTINGS, offset_specs, specs, string_specs
+from support import REPO
 
+from rscount.knowledge.loading import load_task
 from rscount.task.expressions import call, const, evaluate, normalise, var
 from rscount.task.vectorized import TooLarge, evaluate_shared, tabulate
 
@@ -80,3 +82,15 @@ def test_a_shared_dag_is_evaluated_once_per_node():
     cols, rows = columns([[1, 2]], ["a"])
     assert tabulate([node], cols, len(rows))[0].tolist() == [2**60, 2**61]
     assert evaluate_shared([node], {"a": 1}) == [2**60]
+
+
+@pytest.mark.parametrize("name", ["mnadd-n2", "hwf3", "markov-chain", "alarm", "xor3", "dice", "any-sum"])
+def test_labels_of_rows_read_off_d_equal_their_own_evaluation(name):
+    task = load_task(REPO / "tasks" / f"{name}.yaml")
+    rows = [tuple(row) for row in task.support.rows][:3000]
+    arrays = task.label_arrays()
+    assert arrays is not None
+    read = task.labels_of(rows)
+    task.__dict__.pop("_label_arrays")  # as if D had not been tabulated
+    assert task.tabulated_labels() is None
+    assert read == task.labels_of(rows) == [task.label_of(row) for row in rows[:200]] + read[200:]
