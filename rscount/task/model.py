@@ -23,7 +23,7 @@ from .constraints import Constraints
 from .expressions import OPS, Expr, free_names, interned, normalise, parse
 from .support import Support
 from .tables import table_rows
-from .vectorized import Array, TooLarge, evaluate_shared, on_all_vectors, tabulate
+from .vectorized import Array, TooLarge, evaluate_shared, on_all_vectors, strides, tabulate
 
 Value = int | str  # a concept value (Booleans are 0/1)
 
@@ -311,13 +311,9 @@ def _read_off(
 ) -> list[tuple[Any, ...]] | None:
     """The labels of `rows` read off their values on D (None where a row has a value outside its
     concept's domain: evaluating it names the problem)."""
-    strides, stride = [], 1
-    for concept in reversed(concepts):
-        strides.append(stride)
-        stride *= len(concept.values)
-    strides.reverse()
+    places = strides([len(c.values) for c in concepts])
     try:
-        index = [sum(c.index[v] * s for c, v, s in zip(concepts, row, strides)) for row in rows]
+        index = [sum(c.index[v] * s for c, v, s in zip(concepts, row, places)) for row in rows]
     except (KeyError, TypeError):
         return None
     if not tabulated:

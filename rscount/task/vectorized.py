@@ -48,6 +48,16 @@ def evaluate_shared(exprs: Sequence[Expr], assignment: Mapping[str, Any]) -> lis
 SPACE_MAX = 1 << 17  # concept vectors small enough to evaluate everything on all of them at once
 
 
+def strides(sizes: Sequence[int]) -> list[int]:
+    """Each concept's place value in D's numbering of concept vectors (first concept most
+    significant, as all_vectors lists them)."""
+    found, stride = [], 1
+    for size in reversed(sizes):
+        found.append(stride)
+        stride *= size
+    return found[::-1]
+
+
 def all_vectors(domains: Sequence[Sequence[Any]], names: Sequence[str]) -> tuple[dict[str, Array], int]:
     """Columns holding every concept vector (first concept most significant), and their number."""
     size = 1

@@ -19,7 +19,7 @@ from ...encoding.value_codes import ValueMapCoding
 from ...errors import TaskError
 from ...task.expressions import normalise
 from ...task.model import Task
-from ...task.vectorized import TooLarge, evaluate_shared, tabulate
+from ...task.vectorized import TooLarge, evaluate_shared, strides, tabulate
 from .value_maps import Marginals, Tally
 
 SPACE_LIMIT = 1 << 20  # value maps of one group a table may hold (a vector is SPACE_LIMIT / 8 bytes)
@@ -286,9 +286,10 @@ def _read_off(task: Task, labels: list[str], targets: list[int], size: int) -> l
     codes = np.arange(size, dtype=np.int64)
     index = np.zeros(size, dtype=np.int64)
     sizes = [len(c.values) for c in task.concepts]
+    places = strides(sizes)
     stride = size
     for j in targets:
         stride //= sizes[j]
-        index += (codes // stride) % sizes[j] * math.prod(sizes[j + 1 :])
+        index += (codes // stride) % sizes[j] * places[j]
     names = list(task.labels)
     return [tabulated[names.index(n)][index] for n in labels]

@@ -83,11 +83,14 @@ class Part:
 
 class Skeleton:
     """Group g's rows fed by a set of sources: `sources` sorted, and the parts of the constraints;
-    `impossible` when some row's labels no predicted vector gives."""
+    `impossible` when some row's labels no predicted vector gives (or, `missed`, a row's labels that
+    read no concept differ from what the knowledge gives)."""
 
-    def __init__(self, sources: tuple[int, ...], constraints: list[Constraint], slots: list[Slot]) -> None:
+    def __init__(
+        self, sources: tuple[int, ...], constraints: list[Constraint], slots: list[Slot], missed: bool
+    ) -> None:
         self.sources = sources
-        self.impossible = any(c.label == MISSING for c in constraints)
+        self.impossible = missed or any(c.label == MISSING for c in constraints)
         self.parts = [Part(cs, members) for cs, members in components(constraints, slots)]
 
 

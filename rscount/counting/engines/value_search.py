@@ -112,25 +112,19 @@ class ValueSearch:
                 )
                 found.setdefault((False, read, label), Constraint(read, label, None))
         constraints = list(found.values())
-        skeleton = Skeleton(sources, [c for c in constraints if c.slots], slots)
         unread = {c.label for c in constraints if not c.slots and c.label is not None}
-        if unread and any(self._label(g)(()) != want for want in unread):
-            skeleton.impossible = True  # labels that read no concept, checked at once
-        return skeleton
-
-    def _label(self, g: int) -> LabelId:
-        """The label id of a tuple of target value numbers (by the group's table, else evaluated)."""
-        return self._labels(g)[1]
+        missed = any(self._labels(g)[1](()) != want for want in unread)  # labels that read no concept
+        return Skeleton(sources, [c for c in constraints if c.slots], slots, missed)
 
     def _labels(self, g: int) -> tuple[dict[tuple[int, ...], int], LabelId]:
         """Group g's label ids found so far, by tuple of target value numbers, and the function that
-        finds one (and records it there)."""
+        finds one (by the group's table, else evaluated; it records it there)."""
         if g not in self.labels:
             table = self.tables.label_table(g)
             known: dict[tuple[int, ...], int] = {}
             self.labels[g] = (
                 known,
-                self._by_table(g, table[0], known) if table else self._evaluated(g, known),
+                self._by_table(g, table[0], known) if table is not None else self._evaluated(g, known),
             )
         return self.labels[g]
 
@@ -195,9 +189,9 @@ def _count_part(
     turn, the brute force's order, on others). The order with the fewest nodes per part finished so
     far leads; the others join after its first turn (once it has spent a node per constraint, about
     what ordering them costs), with 1/LEAD of its turns, so a part costs at most the leader's nodes
-    and 1/LEAD more, or about LEAD + 1 times what a better order needs. Every
-    EXPLORE-th part, another order first gets one trial turn as long as the leader's mean part (so
-    measuring it costs little); a part the first turn finishes never computes the others."""
+    and 1/LEAD more, or about LEAD + 1 times what a better order needs. Every EXPLORE-th part,
+    another order first gets one trial turn as long as the leader's mean part (so measuring it costs
+    little); a part the first turn finishes never computes the others."""
     shape = tuple(sorted((s, sizes[s]) for s in part.slots))
     ranked = sorted(ORDERS, key=lambda order: (owner.cost(order.__name__), ORDERS.index(order)))
     owner.parts += 1
@@ -219,14 +213,17 @@ def _count_part(
             owner.spend(name, search.used, search is winner)
         return total
 
+    def affordable(order: Callable[..., list[Slot]], nodes: float) -> bool:
+        """Whether the order is at hand, or `nodes` would pay for computing it (ordering costs about
+        a node per constraint)."""
+        return key(order) in part.orders or nodes >= len(part.constraints)
+
     join(ranked[0])  # the others join if its first turn does not finish the part
     mean = owner.cost(ranked[0].__name__)
-    other = ranked[1 + owner.parts // EXPLORE % (len(ranked) - 1)] if len(ranked) > 1 else None
-    # a trial is worth its order only where the order is at hand or parts are long (ordering the
-    # constraints costs about as much as searching that many nodes)
-    cheap = other is not None and (key(other) in part.orders or mean >= len(part.constraints))
-    if owner.parts % EXPLORE == 0 and other is not None and cheap and 0 < mean < math.inf:
-        join(other)
+    if owner.parts % EXPLORE == 0 and len(ranked) > 1 and 0 < mean < math.inf:
+        other = ranked[1 + owner.parts // EXPLORE % (len(ranked) - 1)]
+        if affordable(other, mean):
+            join(other)
         if len(searches) > 1:
             try:
                 return finish(searches[1][0], searches[1][0].count(max(int(mean), 1)))
@@ -241,8 +238,8 @@ def _count_part(
                 return finish(search, search.count(budget if turn == 0 else budget // LEAD))
             except _OutOfNodes:
                 continue
-        for order in ranked[1:]:  # ordering costs about a node per constraint: joins once that is spent
-            if key(order) in part.orders or searches[0][0].used >= len(part.constraints):
+        for order in ranked[1:]:
+            if affordable(order, searches[0][0].used):
                 join(order)
         budget *= 2
 
