@@ -5,7 +5,7 @@ counts its batches. A batch is a pure function of its classes, so Dask reruns th
 worker lost mid-count on another one: a lost worker costs only its units, and the sum stays exact.
 Where the lost worker held the only copy of the scattered counter maker (a worker that joined after
 the scatter has none), Dask cancels the batches that needed it: they are sent again, with the maker
-scattered again, up to RESUBMIT times."""
+scattered again (once per loss, not once per batch), each batch up to RESUBMIT times."""
 
 from __future__ import annotations
 
@@ -15,13 +15,15 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
+from ...errors import InvalidSetting
 from .class_workers import BATCH
 from .parallel import dask_client
 
 Pi = tuple[int, ...]
 KEPT = 4  # class counters a worker keeps (of the most recent counts)
 IN_FLIGHT = 2  # batches per worker thread submitted ahead
-RESUBMIT = 3  # times the batches Dask cancelled are sent again before the count fails
+RESUBMIT = 3  # times a batch Dask cancelled is sent again before the count fails
+WORKERS_BACK = 120  # seconds the cluster has to get a worker back (a nanny restarts lost ones)
 
 _COUNTERS: OrderedDict[str, Any] = OrderedDict()
 
@@ -56,13 +58,12 @@ class DaskClassWorkers:
         from distributed import as_completed
 
         found = iter(classes)
-        batches: dict[str, list[tuple[Pi, int]]] = {}
-        resent = 0
+        batches: dict[str, tuple[list[tuple[Pi, int]], int, Any]] = {}  # key: batch, times sent, maker
 
-        def send(batch: list[tuple[Pi, int]]) -> Any:
-            future = self.client.submit(_count_batch, self.key, self.make_counter, [pi for pi, _ in batch],
-                                        pure=False)  # fmt: skip
-            batches[future.key] = batch
+        def send(batch: list[tuple[Pi, int]], times: int = 1) -> Any:
+            maker = self.make_counter
+            future = self.client.submit(_count_batch, self.key, maker, [pi for pi, _ in batch], pure=False)
+            batches[future.key] = (batch, times, maker)
             return future
 
         def submit() -> Any:
@@ -72,20 +73,28 @@ class DaskClassWorkers:
         first = [f for f in (submit() for _ in range(self.in_flight)) if f is not None]
         pending = as_completed(first)  # type: ignore[no-untyped-call]
         for future in pending:
-            batch = batches.pop(future.key)
+            batch, times, maker = batches.pop(future.key)
             try:
                 counted = future.result()
             except CancelledError:
-                resent += 1
-                if resent > RESUBMIT:
+                if times > RESUBMIT:
                     raise
-                self.make_counter = self.client.scatter(self.maker, broadcast=True)
-                pending.add(send(batch))  # type: ignore[no-untyped-call]
+                if maker is self.make_counter:  # the first of this loss's cancellations scatters again
+                    self.make_counter = self._scatter_again()
+                pending.add(send(batch, times + 1))  # type: ignore[no-untyped-call]
                 continue
             yield from zip(counted, (size for _, size in batch))
             following = submit()
             if following is not None:
                 pending.add(following)  # type: ignore[no-untyped-call]
+
+    def _scatter_again(self) -> Any:
+        """The counter maker scattered again, once the cluster has a worker (all may have been lost)."""
+        try:
+            self.client.wait_for_workers(1, timeout=WORKERS_BACK)
+        except TimeoutError:
+            raise InvalidSetting("dask", f"the cluster lost every worker for {WORKERS_BACK} s") from None
+        return self.client.scatter(self.maker, broadcast=True)
 
     def __enter__(self) -> DaskClassWorkers:
         return self
