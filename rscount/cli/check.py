@@ -30,7 +30,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1, metavar="S", help="ApproxMC seed (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object per file")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress display")
-    p.add_argument("--verbose", "-v", action="store_true", help="also say why no closed form applied")
+    p.add_argument(
+        "--verbose", "-v", action="store_true", help="also show auto's race and why no closed form applied"
+    )
     options.counting_options(p, timeout=CHECK_TIMEOUT, per=f" (default {CHECK_TIMEOUT:g})")
 
 

@@ -82,7 +82,9 @@ def output_options(parser: argparse.ArgumentParser, emit: bool = True) -> None:
         out.add_argument("--force", action="store_true", help="let --emit overwrite an existing file")
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument("--quiet", "-q", action="store_true", help="no progress display")
-    out.add_argument("--verbose", "-v", action="store_true", help="also say why no closed form applied")
+    out.add_argument(
+        "--verbose", "-v", action="store_true", help="also show auto's race and why no closed form applied"
+    )
 
 
 def common_options(parser: argparse.ArgumentParser) -> None:

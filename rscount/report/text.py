@@ -4,6 +4,7 @@ explain, advise and sweep found."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..insight.check import CheckReport, Unidentified
 from ..task.expectations import FAIL, INCONCLUSIVE, Outcome
@@ -88,6 +89,8 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
             if check["method"]
             else f"cross-check: not done ({check['why']})"
         )
+    if verbose and "race" in record.details:
+        lines.append("the race (auto): " + "; ".join(_entrant(e) for e in record.details["race"]))
     if verbose and "closed_forms_inapplicable" in promoted:
         lines.append("no closed form applies: " + "; ".join(promoted["closed_forms_inapplicable"]))
     about = (
@@ -101,6 +104,12 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
         )
     lines.append(about)
     return "\n".join(lines)
+
+
+def _entrant(entrant: dict[str, Any]) -> str:
+    """`decompose answered after 17.6 s` (one entrant of auto's race, from the details)."""
+    ran = f" after {entrant['seconds']:.3g} s" if entrant["seconds"] else ""
+    return f"{entrant['method']} {entrant['outcome']}{ran}"
 
 
 def verdict(record: CountRecord | None, outcomes: Sequence[Outcome]) -> str:

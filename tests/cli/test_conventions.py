@@ -134,6 +134,18 @@ def test_reasons_no_closed_form_applies_are_shown_with_verbose(cli):
     assert "no closed form applies: one example: the support has 3 concept vectors, not one" in verbose.out
 
 
+def test_autos_race_is_shown_with_verbose(cli):
+    quiet = cli("count", REPO / "tasks" / "alarm.yaml")
+    verbose = cli("count", REPO / "tasks" / "alarm.yaml", "--verbose")
+    json_race = cli("count", REPO / "tasks" / "alarm.yaml", "--json").json()["details"]["race"]
+    assert "the race (auto)" not in quiet.out
+    (line,) = [line for line in verbose.out.splitlines() if line.startswith("the race (auto): ")]
+    assert [entrant.split()[0] for entrant in line.split(": ", 1)[1].split("; ")] == [
+        entrant["method"].split()[0] for entrant in json_race
+    ]
+    assert any(entrant["outcome"] == "answered" for entrant in json_race) and " answered after " in line
+
+
 def test_update_pins_keeps_the_files_mode_and_a_failed_write_leaves_it_whole(cli, files, monkeypatch):
     path = files / "wrong.yaml"
     before = path.read_text()
