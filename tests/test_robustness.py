@@ -9,12 +9,15 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
+from support import REPO
 
 from rscount.counting.processes.isolation import run_stoppable
 from rscount.counting.settings import CountSettings
 from rscount.errors import CapExceeded, InvalidSetting, MemoryLimitExceeded, TaskError
 from rscount.limits import number_text
 from rscount.task.expressions import evaluate, parse
+from rscount.task.inputs import load_yaml
 
 GOOD = "concepts:\n  a: [0, 1]\n  b: [0, 1]\nlabels:\n  y: a ^ b\nsupport: exhaustive\n"
 
@@ -264,6 +267,18 @@ def test_emit_onto_a_directory_says_so(cli, tmp_path):
 )
 def test_duplicate_yaml_keys_are_refused_with_their_line(cli, tmp_path, text, where):
     assert where in one_line_error(cli("count", write(tmp_path, "t.yaml", text), "-q"), 2)
+
+
+def test_a_control_character_in_a_task_file_is_refused_naming_it(cli, tmp_path):
+    path = write(tmp_path, "t.yaml", GOOD.replace("exhaustive", "exhaustive\x00"))
+    said = one_line_error(cli("count", path, "-q"), 2)
+    assert "t.yaml: invalid YAML: unacceptable character #x0000" in said
+
+
+def test_the_fast_yaml_loader_reads_every_library_task_as_the_python_one():
+    for path in sorted((REPO / "tasks").glob("*.yaml")):
+        text = path.read_text()
+        assert load_yaml(text, path.name) == yaml.load(text, Loader=yaml.SafeLoader), path.name
 
 
 def test_duplicate_csv_columns_are_refused(cli, tmp_path):
