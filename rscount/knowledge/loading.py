@@ -13,7 +13,7 @@ from ..task import files
 from ..task.model import Mode, Task
 from .answers import complete_answers
 from .constraints import check_deterministic
-from .labels import label_values
+from .labels import check_labels
 
 
 def checked(task: Task) -> Task:
@@ -21,7 +21,7 @@ def checked(task: Task) -> Task:
     queries decided (rscount.knowledge.answers)."""
     task = complete_answers(task)
     check_deterministic(task)
-    label_values(task)
+    check_labels(task)
     return task
 
 

@@ -164,6 +164,28 @@ def test_a_race_shares_the_processors_equally():
     assert held["slow"] >= 0.7 and held["also slow"] >= 0.7  # each had turns before the answer
 
 
+def chatty(reports) -> None:
+    """Stall while reporting a lower bound every millisecond (as a method counting many classes)."""
+    n = 0
+    while True:
+        n += 1
+        reports.known(lower_bound=n)
+        time.sleep(0.001)
+
+
+def test_an_entrant_reporting_often_keeps_its_share_of_the_processor():
+    # reports are read as they come; they do not end the reporter's slice (they once did, and a
+    # method reporting each class got a sixth of the machine where it was owed a third)
+    entrants = [
+        Entrant("chatty", chatty),
+        Entrant("answers", lambda reports: busy(1.2, 42)),
+    ]
+    outcome = race(entrants, cores=1)
+    assert outcome.winner is entrants[1]
+    held = {e.name: e.seconds for e in entrants}
+    assert held["chatty"] >= 0.5 * held["answers"] >= 0.55
+
+
 def test_a_helper_that_never_answers_waits_its_delay_and_does_not_keep_a_race_going():
     entrants = [
         Entrant("declines", lambda reports: (_ for _ in ()).throw(Unsuited("no"))),

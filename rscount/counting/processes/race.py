@@ -74,20 +74,10 @@ def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = No
     try:
         while any(e.delay == 0 for e in turn):  # helpers alone do not keep a race going
             running = _resume(turn, running, max(1, cores), progress, time.monotonic() - begun)
-            started = time.monotonic()
             length = min(SLICE, FIRST_SLICE * 2 ** min(slices * max(1, cores) // len(turn), 5))
             slices += 1
-            ready = wait([e.receiver for e in running if e.receiver is not None], timeout=length)
-            held = time.monotonic() - started
-            for e in running:
-                e.seconds += held
-            for e in [e for e in running if e.receiver in ready]:
-                status = _read(state, e, progress)
-                if status == "answered":
-                    return state
-                if status == "declined":
-                    running.remove(e)
-                    turn.remove(e)
+            if _slice(state, running, turn, length, progress):
+                return state
             waiting = [e for e in turn if e not in running and e.delay <= time.monotonic() - begun]
             if waiting:  # others wait: the running ones go to the back (a steady one keeps running)
                 for e in [e for e in running if not (e.steady and cores > 1)]:
@@ -104,6 +94,35 @@ def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = No
                 e.process.join()
                 if e.outcome == "running":
                     e.outcome = "stopped"
+
+
+def _slice(
+    state: Race, running: list[Entrant], turn: list[Entrant], length: float, progress: Progress | None
+) -> bool:
+    """Let the running entrants run for `length` seconds, reading their reports as they come (a
+    report does not end the slice: one that reports often would get less of the machine); True once
+    one answered. An entrant that declines leaves `running` and `turn`, and ends the slice early, so
+    that the next in turn takes its processor."""
+    deadline = time.monotonic() + length
+    while True:
+        since = time.monotonic()
+        ready = wait(
+            [e.receiver for e in running if e.receiver is not None], timeout=max(0.0, deadline - since)
+        )
+        held = time.monotonic() - since
+        for e in running:
+            e.seconds += held
+        left = False
+        for e in [e for e in running if e.receiver in ready]:
+            status = _read(state, e, progress)
+            if status == "answered":
+                return True
+            if status == "declined":
+                running.remove(e)
+                turn.remove(e)
+                left = True
+        if left or not running or time.monotonic() >= deadline:
+            return False
 
 
 def _resume(
