@@ -46,7 +46,8 @@ def load_yaml(text: str, source: str) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0] or "malformed YAML"
-        line = None if mark is None else mark.line + 1
+        # libyaml marks the end of the input on the line after the last: name the last line
+        line = None if mark is None else min(mark.line + 1, max(1, len(text.splitlines())))
         raise FormatError(source, f"invalid YAML: {short(str(problem))}", line) from None
     except ValueError:  # Python refuses to read integers of more than 4300 digits
         raise FormatError(source, "invalid YAML: a number too long to read (over 4300 digits)") from None
