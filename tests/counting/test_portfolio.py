@@ -101,7 +101,10 @@ def test_a_method_that_declines_leaves_its_turn(no_head_start, monkeypatch):
     result = auto_count(TASK)
     assert result.method == "source-sets" and result.count == COUNT
     outcomes = {e["method"]: e["outcome"] for e in result.details["race"]}
-    assert outcomes["decompose"] == outcomes["search"] == "declined: not for this task"
+    # each declined, unless source-sets answered before its process ran at all (a loaded machine)
+    declined = "declined: not for this task"
+    assert {outcomes["decompose"], outcomes["search"]} <= {declined, "stopped", "not started"}
+    assert declined in (outcomes["decompose"], outcomes["search"])
 
 
 def test_search_holds_a_processor_throughout_the_race(no_head_start, monkeypatch):

@@ -77,6 +77,7 @@ def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = No
             length = min(SLICE, FIRST_SLICE * 2 ** min(slices * max(1, cores) // len(turn), 5))
             slices += 1
             if _slice(state, running, turn, length, progress):
+                _declines_sent(state)
                 return state
             waiting = [e for e in turn if e not in running and e.delay <= time.monotonic() - begun]
             if waiting:  # others wait: the running ones go to the back (a steady one keeps running)
@@ -123,6 +124,19 @@ def _slice(
                 left = True
         if left or not running or time.monotonic() >= deadline:
             return False
+
+
+def _declines_sent(state: Race) -> None:
+    """Record the declines the other entrants had sent when the winner answered, so that the race's
+    summary says they declined rather than that they were stopped."""
+    for e in state.entrants:
+        if e is state.winner or e.receiver is None:
+            continue
+        with contextlib.suppress(EOFError, OSError):
+            while e.receiver.poll():
+                kind, payload = e.receiver.recv()
+                if kind == "declined":
+                    e.outcome = f"declined: {payload}"
 
 
 def _resume(
