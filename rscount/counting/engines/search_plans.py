@@ -16,12 +16,16 @@ from .group_tables import MISSING
 from .slot_orders import Constraint, Slot
 
 Picker = Callable[[list[int]], tuple[int, ...]]  # a list's items at some positions, as a tuple
-Check = tuple[Picker, int | None, tuple[tuple[int, int], ...] | None]  # read, label; or wanted images
+# a label check due at a depth: the positions of the slots it reads (or their picker), the label id
+# it must give and the tag of the labels it reads
+Check = tuple[tuple[int, ...], int | None, int]
+Direct = tuple[Picker, int | None, int]
+Images = tuple[tuple[int, int], ...]  # positions and the images they must take
 
 
 class Plan:
-    """A part's search in one slot order: per depth, the label checks due there (a picker of the
-    positions a row reads, in source order, and the label id it must give) and the supervised rows
+    """A part's search in one slot order: per depth, the label checks due there (a row's labels,
+    read when the depth's slot is the last of its slots assigned) and the supervised rows
     due there (their positions and wanted images per target); per depth, the frontier a memo key
     reads; and, shared by every permutation, how often a depth's memo look-ups hit."""
 
@@ -29,13 +33,15 @@ class Plan:
         self.order = list(order)
         position = {s: n for n, s in enumerate(self.order)}
         self.labels: list[list[Check]] = [[] for _ in self.order]
+        self.direct: list[list[Direct]] = [[] for _ in self.order]
         self.supervised: list[list[tuple[tuple[int, ...], tuple[int | None, ...]]]] = [[] for _ in self.order]
         last_use = list(range(len(self.order)))
         for c in constraints:
             at = tuple(position[s] for s in c.slots)
             due = max(at)
             if c.fixed is None:
-                self.labels[due].append((picker(at), c.label, None))
+                self.labels[due].append((at, c.label, c.tag))
+                self.direct[due].append((picker(at), c.label, c.tag))
             else:
                 self.supervised[due].append((at, c.fixed))
             for p in at:
@@ -46,22 +52,22 @@ class Plan:
             for n in range(p + 1, last + 1):
                 frontier[n].append(p)
         self.frontier = [picker(tuple(f)) for f in frontier]
+        self.none: list[list[Images]] = [[] for _ in self.order]
         self.lookups = [0] * len(self.order)
         self.hits = [0] * len(self.order)
 
-    def checks(self, reading: tuple[int, ...], pins: dict[Slot, int]) -> list[list[Check]]:
-        """The checks due per depth when target t reads the source at sorted position reading[t],
-        with the slots of `pins` held to one image each."""
+    def fixed(self, reading: tuple[int, ...], pins: dict[Slot, int]) -> list[list[Images]]:
+        """The images the supervised rows want, per depth, when target t reads the source at sorted
+        position reading[t], with the slots of `pins` held to one image each."""
         if not pins and not any(self.supervised):
-            return self.labels
-        due = [list(checks) for checks in self.labels]
+            return self.none
+        due: list[list[Images]] = [[] for _ in self.order]
         for n, rows in enumerate(self.supervised):
             for at, wanted in rows:
-                images = tuple((at[s], w) for s, w in zip(reading, wanted) if w is not None)
-                due[n].append((NO_READ, None, images))
+                due[n].append(tuple((at[s], w) for s, w in zip(reading, wanted) if w is not None))
         for n, slot in enumerate(self.order):
             if slot in pins:
-                due[n].append((NO_READ, None, ((n, pins[slot]),)))
+                due[n].append(((n, pins[slot]),))
         return due
 
 
@@ -82,14 +88,11 @@ class Part:
 
 
 class Skeleton:
-    """Group g's rows fed by a set of sources: `sources` sorted, and the parts of the constraints;
+    """The constraints of the rows for some groups fed by some sources, split into parts;
     `impossible` when some row's labels no predicted vector gives (or, `missed`, a row's labels that
     read no concept differ from what the knowledge gives)."""
 
-    def __init__(
-        self, sources: tuple[int, ...], constraints: list[Constraint], slots: list[Slot], missed: bool
-    ) -> None:
-        self.sources = sources
+    def __init__(self, constraints: list[Constraint], slots: list[Slot], missed: bool) -> None:
         self.impossible = missed or any(c.label == MISSING for c in constraints)
         self.parts = [Part(cs, members) for cs, members in components(constraints, slots)]
 
@@ -124,6 +127,3 @@ def picker(positions: tuple[int, ...]) -> Picker:
         (p,) = positions
         return lambda values: (values[p],)
     return itemgetter(*positions)
-
-
-NO_READ = picker(())  # what a check of wanted images reads for a label (nothing)

@@ -16,12 +16,16 @@ Slot = tuple[int, int]  # (value-map owner, value number)
 class Constraint:
     """What one support row asks of a label group: the slots it reads (one per target concept, in the
     group's target order) and either the label id the images must give, or the image each slot must
-    take (a supervised row; None where that concept is not supervised)."""
+    take (a supervised row; None where that concept is not supervised). `tag` says which label
+    function gives the label id (where a search checks several groups' rows at once)."""
 
-    def __init__(self, slots: tuple[Slot, ...], label: int | None, fixed: tuple[int | None, ...] | None):
+    def __init__(
+        self, slots: tuple[Slot, ...], label: int | None, fixed: tuple[int | None, ...] | None, tag: int = 0
+    ):
         self.slots = slots
         self.label = label
         self.fixed = fixed
+        self.tag = tag
 
 
 def fail_first(constraints: list[Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
@@ -35,11 +39,11 @@ def rare_first(constraints: list[Constraint], slots: list[Slot], sizes: dict[Slo
     repeatedly the constraint with the fewest unplaced slots, then the rarest label (supervised rows
     first), then the one whose owners have the fewest slots placed (so the concepts' values come in
     turn), then the one whose unplaced slots' owners come first, then the earlier."""
-    rarity = Counter(c.label for c in constraints)
+    rarity = Counter((c.tag, c.label) for c in constraints)
 
     def key(n: int, unplaced: int, branches: int, turn: int, owners: list[int]) -> tuple[Any, ...]:
-        label = constraints[n].label
-        return (unplaced, 0 if label is None else rarity[label], turn, owners, n)
+        c = constraints[n]
+        return (unplaced, 0 if c.label is None else rarity[c.tag, c.label], turn, owners, n)
 
     return _greedy(constraints, slots, sizes, key)
 

@@ -20,7 +20,7 @@ from strategies.randomtasks import (
 )
 
 import rscount
-from rscount.counting.engines import value_search
+from rscount.counting.engines import group_tables, value_search
 
 
 def search(task, mode: str | None = None) -> int:
@@ -58,6 +58,19 @@ def test_search_without_its_memo_counts_the_same(spec):
         value_search.MEMO_ENTRIES = old
 
 
+@settings(max_examples=40, **SETTINGS)
+@given(st.one_of(plain_tasks(), object_tasks()))
+def test_search_without_label_tables_counts_as_the_brute_force(drawn):
+    # labels of groups too large to tabulate (past LABEL_TABLE_LIMIT) are evaluated vector by vector
+    mode = "disentangled" if drawn.problem.objects is None else "objects"
+    old = group_tables.LABEL_TABLE_LIMIT
+    group_tables.LABEL_TABLE_LIMIT = 0
+    try:
+        assert search(drawn.task(), mode) == Truth(drawn.problem).count
+    finally:
+        group_tables.LABEL_TABLE_LIMIT = old
+
+
 def test_search_counts_objects_whose_support_and_knowledge_both_have_symmetries():
     # four objects, exhaustive support (any object can stand for any other) and two exchangeable pairs
     data = {
@@ -80,3 +93,32 @@ def test_each_slot_order_alone_counts_the_same(spec, order):
         assert search(spec.task(), "disentangled") == spec.brute_force()
     finally:
         value_search.ORDERS = old
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(
+    st.sampled_from([[0, 1, 2], [5, 6, 7], [-1, 3, 10]]),
+    st.booleans(),
+    st.data(),
+)
+def test_search_counts_objects_read_by_labels_over_disjoint_objects_as_the_brute_force(values, words, data):
+    # y1 reads objects 1-2, y2 objects 3-4: one value map for all, each label checked on its own slots
+    names = ["red", "green", "blue"] if words else values
+    y1 = "Eq(d_1, d_2)" if words else f"d_1 + d_2 > {values[0] + values[1]}"
+    y2 = "Eq(d_3, d_4)" if words else "Eq((d_3 * d_4) % 2, 0)"
+    rows = data.draw(st.lists(st.tuples(*[st.sampled_from(names)] * 4), min_size=1, max_size=6, unique=True))
+    supervised = set(data.draw(st.lists(st.sampled_from(rows), max_size=1)))
+    spec = {
+        "objects": {"count": 4, "attributes": {"d": names}},
+        "labels": {"y1": y1, "y2": y2},
+        "support": [list(r) for r in rows],
+        "concept_supervision": [list(r) for r in supervised],
+    }
+    task = rscount.task_from_dict(spec)
+
+    def labels(c: tuple) -> tuple[bool, bool]:
+        if words:
+            return c[0] == c[1], c[2] == c[3]
+        return c[0] + c[1] > values[0] + values[1], (c[2] * c[3]) % 2 == 0
+
+    assert search(task, "objects") == brute_force_objects(4, [names], labels, rows, supervised)

@@ -6,8 +6,9 @@ value_search), cached on the sources feeding the group. No CNF is built and no s
 dense knowledge over few concepts (poker hands, handwritten formulas) answers in seconds where a
 compiled count stalls.
 
-In the objects mode the value maps are shared by all objects, so the whole support is one group and
-the attribute and object permutations are built the same way."""
+In the objects mode the value maps are shared by all objects, so one search per permutation counts
+every group's rows at once (each label checked as soon as its own slots are assigned); the attribute
+and object permutations are built the same way."""
 
 from __future__ import annotations
 
@@ -95,8 +96,8 @@ class Counter:
         self.problem = problem
         objects = problem.mode == Mode.OBJECTS
         self.coding = ValueMapCoding(task, shared=objects)
-        k = len(task.concepts)
-        self.groups = [(list(task.labels), list(range(k)))] if objects else self.coding.label_groups()
+        self.shared = objects
+        self.groups = self.coding.label_groups()
         self.search = ValueSearch(self.coding, self.groups, GroupTables(self.coding, self.groups))
         self.factors: dict[tuple[int, tuple[int, ...], int | None], int] = {}
 
@@ -144,6 +145,8 @@ class Counter:
         total = self.coding.unseen_factor(pi)
         if pinned is not None:
             total //= self.coding.sizes[pinned] ** (self.coding.sizes[pinned] - len(self.coding.seen[pinned]))
+        if self.shared:
+            return total * self.search.count_shared(pi, pinned)
         for g, (_, targets) in enumerate(self.groups):
             sources = tuple(where[j] for j in targets)
             total *= self._factor(g, sources, pinned if pinned in sources else None)
