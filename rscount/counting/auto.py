@@ -33,6 +33,7 @@ from .problem import CountProblem
 from .processes.alarm import within_seconds
 from .processes.race import Entrant, race
 from .result import CountResult
+from .sampling import sampled_estimates
 from .settings import CountSettings, Method
 
 # source-tuples declines when the label groups have more than this many source tuples, or a tuple's
@@ -51,8 +52,8 @@ ENUMERATE_MODELS = 1000
 # it only when few classes survive pruning; ApproxMC on the whole CNF otherwise.
 APPROX_DECOMPOSE_MAX_CLASSES = 64
 # A race that has run this long without an answer also looks for upper bounds (counts of the task on
-# fewer rows), so that a count stopped at a limit gives an interval; not before, as it takes a share
-# of the processors from the methods that answer.
+# fewer rows) and draws maps for a sampled estimate, so that a count stopped at a limit gives an
+# interval; not before, as they take a share of the processors from the methods that answer.
 BOUNDS_AFTER = 10.0
 # Before a race forks its processes, search gets a head start in this process, bounded in work (at
 # most HEAD_NODES search nodes over at most HEAD_CLASSES permutation classes) and in wall clock
@@ -244,10 +245,12 @@ def _raced(
 
     entrants = [entrant(s) for s in steps]
     if problem.mode in (Mode.DISENTANGLED, Mode.OBJECTS):
-        bounds = Entrant(
-            "upper bounds", lambda reports: upper_bounds(problem, settings, reports), BOUNDS_AFTER
+        entrants.append(
+            Entrant("upper bounds", lambda reports: upper_bounds(problem, settings, reports), BOUNDS_AFTER)
         )
-        entrants.append(bounds)
+        entrants.append(
+            Entrant("sampled estimate", lambda reports: sampled_estimates(problem, reports), BOUNDS_AFTER)
+        )
     try:
         outcome = race(entrants, cores(), progress)
     except Declined as exc:

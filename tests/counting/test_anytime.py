@@ -9,16 +9,20 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies.randomtasks import SETTINGS, specs
+from references.bruteforce import brute_force_objects
+from strategies.randomtasks import SETTINGS, offset_specs, specs, string_specs
 from support import REPO
 
-from rscount import TimeLimitExceeded, load_task
-from rscount.counting.budget import Budget
+from rscount import TimeLimitExceeded, load_task, task_from_dict
+from rscount.counting.bounds import upper_bounds
+from rscount.counting.budget import Budget, Declined
 from rscount.counting.methods.decompose.backend import DecomposeBackend
 from rscount.counting.problem import CountProblem
 from rscount.counting.processes.isolation import known_text, run_stoppable
+from rscount.counting.sampling import MapSampler, sampled_estimates
 from rscount.counting.settings import CountSettings
 from rscount.progress import Progress
+from rscount.task.model import Mode
 
 # SDD-OIA with its default rules and 32 class-balanced rows (benchmarks/reach.py, sddoia-4-per-label-s1):
 # over a million permutation classes, so decomposition stopped after seconds has counted some only.
@@ -67,6 +71,50 @@ def test_decompose_reports_growing_lower_bounds_that_end_at_the_count(spec, list
     if listed_first and result.details["search"] == "sat":  # bounds while the classes are listed
         listing = [r["classes_found"] for r in progress.reports if r["classes_done"] == 0]
         assert listing == list(range(1, result.details["classes"] + 1))
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(st.one_of(specs(), offset_specs(), string_specs()))
+def test_every_upper_bound_reported_holds(spec):
+    task = spec.task()
+    progress = Recorder()
+    with pytest.raises(Declined):
+        upper_bounds(CountProblem(task, task.mode), CountSettings(), progress)
+    exact = spec.brute_force()
+    assert all(r["upper_bound"] >= exact for r in progress.reports)
+    assert [r["upper_bound_rows"] for r in progress.reports] == sorted(
+        r["upper_bound_rows"] for r in progress.reports
+    )
+
+
+def test_sampled_estimates_reported_until_stopped_hold_the_count():
+    # MNMath's shape on 4 objects of 5 digits: objects mode, dense enough for draws to hit
+    task = task_from_dict({
+        "objects": {"count": 4, "attributes": {"d": [0, 1, 2, 3, 4]}},
+        "labels": {"y1": "Eq(d_1 + d_2, 4)", "y2": "d_3 * d_4 > 3"},
+        "support": [[0, 4, 1, 1], [2, 3, 2, 2], [1, 1, 0, 4]],
+    })  # fmt: skip
+    rows = [tuple(r) for r in task.support.rows]
+    exact = brute_force_objects(
+        4, [[0, 1, 2, 3, 4]], lambda c: (c[0] + c[1] == 4, c[2] * c[3] > 3), rows, set()
+    )
+    progress = Progress(enabled=False)
+    problem = CountProblem(task, Mode.OBJECTS)
+    with pytest.raises(TimeLimitExceeded) as stopped:
+        run_stoppable(sampled_estimates, problem, progress, timeout=3, progress=progress)
+    known = stopped.value.partial
+    assert known["estimate_low"] <= exact <= known["estimate_high"] and known["estimate_confidence"] == 0.99
+    assert known["estimate_draws"] > MapSampler(problem).batch()  # reported again after the first batch
+    assert "uniformly drawn maps put the count between" in str(stopped.value)
+
+
+def test_the_text_gives_the_sampled_interval_beside_the_certain_bounds():
+    known = {"lower_bound": 64, "classes_done": 1, "estimate": 900, "estimate_low": 800,
+             "estimate_high": 1000, "estimate_draws": 4096, "estimate_confidence": 0.99}  # fmt: skip
+    assert known_text(known) == (
+        "at least 64 optimal maps (1 permutation classes counted, more not yet found); 4096 uniformly drawn "
+        "maps put the count between 800 and 1000 with probability at least 99% (estimate 900)"
+    )
 
 
 def test_a_search_stopped_while_listing_says_how_many_classes_it_found():

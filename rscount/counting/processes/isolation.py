@@ -152,9 +152,18 @@ def _process_memory(pid: int) -> int:
 
 def known_text(known: Known) -> str:
     """`at least 1200 optimal maps (3 of 40 classes counted)`, `at least 1200 and at most 5000
-    optimal maps (...)`, a count whose cross-check was stopped, or '' when nothing is known."""
+    optimal maps (...)`, a count whose cross-check was stopped, or '' when nothing is known; then
+    the sampled estimate, if any, with its confidence."""
+    sampled = ""
+    if "estimate" in known:
+        confidence = f"{known['estimate_confidence']:.0%}"
+        sampled = (
+            f"{known['estimate_draws']} uniformly drawn maps put the count between "
+            f"{number_text(known['estimate_low'], 40)} and {number_text(known['estimate_high'], 40)} "
+            f"with probability at least {confidence} (estimate {number_text(known['estimate'], 40)})"
+        )
     if "lower_bound" not in known and "upper_bound" not in known:
-        return ""
+        return sampled
     lower = number_text(known.get("lower_bound", 1), 40)
     if "counted_by" in known:
         return (
@@ -175,7 +184,8 @@ def known_text(known: Known) -> str:
         what = f"{done} permutation classes counted, more not yet found"
     if "upper_bound" in known:
         what += f"; the upper bound counts the first {known['upper_bound_rows']} support rows alone"
-    return f"at least {lower}{upper} optimal maps ({what})"
+    certain = f"at least {lower}{upper} optimal maps ({what})"
+    return f"{certain}; {sampled}" if sampled else certain
 
 
 def start_process(process: multiprocessing.process.BaseProcess) -> None:

@@ -209,11 +209,16 @@ def _read(state: Race, e: Entrant, progress: Progress | None) -> str:
 
 def _merge(state: Race, progress: Progress | None) -> None:
     """What the entrants established so far, passed up: the best lower bound any reported (with its
-    details) and the smallest upper bound."""
+    details), the smallest upper bound and the sampled estimate of the most draws."""
     known = [e.known for e in state.entrants]
     lower = max((k for k in known if "lower_bound" in k), key=lambda k: k["lower_bound"], default={})
     upper = min((k for k in known if "upper_bound" in k), key=lambda k: k["upper_bound"], default={})
-    merged = {**{k: v for k, v in upper.items() if k.startswith("upper")}, **lower}
+    sampled = max((k for k in known if "estimate" in k), key=lambda k: k["estimate_draws"], default={})
+    merged = {
+        **{k: v for k, v in upper.items() if k.startswith("upper")},
+        **{k: v for k, v in sampled.items() if k.startswith("estimate")},
+        **lower,
+    }
     if progress is not None and merged:
         progress.known(**merged)
 
