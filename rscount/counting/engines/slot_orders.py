@@ -31,7 +31,9 @@ class Constraint:
 def fail_first(constraints: list[Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
     """Slots fail-first: repeatedly the constraint with the fewest branches left to complete it (the
     product of its unplaced slots' image counts; ties: the earlier), its slots appended."""
-    return _greedy(constraints, slots, sizes, lambda n, unplaced, branches, turn, owners: (branches, n))
+    return _greedy(
+        constraints, slots, sizes, lambda n, unplaced, branches, turn, owners: (branches, n), False
+    )
 
 
 def rare_first(constraints: list[Constraint], slots: list[Slot], sizes: dict[Slot, int]) -> list[Slot]:
@@ -45,7 +47,7 @@ def rare_first(constraints: list[Constraint], slots: list[Slot], sizes: dict[Slo
         c = constraints[n]
         return (unplaced, 0 if c.label is None else rarity[c.tag, c.label], turn, owners, n)
 
-    return _greedy(constraints, slots, sizes, key)
+    return _greedy(constraints, slots, sizes, key, True)
 
 
 def _greedy(
@@ -53,23 +55,28 @@ def _greedy(
     slots: list[Slot],
     sizes: dict[Slot, int],
     key: Callable[[int, int, int, int, list[int]], tuple[Any, ...]],
+    by_owners: bool,
 ) -> list[Slot]:
     """Slots in the order a greedy choice of constraints places them: the constraint of least key
     (from its index, unplaced slots, branches left, its turn: the most slots placed of an owner of
     its unplaced slots, and those owners, sorted) has its slots appended, in slot order. A heap with
     an entry per change finds each next one; keys that grow as other constraints' slots are placed
-    are refreshed when popped."""
+    are refreshed when popped; the turn and owners are worked out only for a key that reads them
+    (`by_owners`)."""
     holders: dict[Slot, list[int]] = {}
-    for n, c in enumerate(constraints):
-        for slot in set(c.slots):
+    distinct = [sorted(set(c.slots)) for c in constraints]
+    for n, own in enumerate(distinct):
+        for slot in own:
             holders.setdefault(slot, []).append(n)
-    unplaced = [len(set(c.slots)) for c in constraints]
-    branches = [math.prod(sizes[s] for s in set(c.slots)) for c in constraints]
+    unplaced = [len(own) for own in distinct]
+    branches = [math.prod(sizes[s] for s in own) for own in distinct]
     per_owner: Counter[int] = Counter()
     placed: dict[Slot, None] = {}
 
     def key_now(n: int) -> tuple[Any, ...]:
-        owners = sorted(s[0] for s in set(constraints[n].slots) if s not in placed)
+        if not by_owners:
+            return key(n, unplaced[n], branches[n], 0, [])
+        owners = sorted(s[0] for s in distinct[n] if s not in placed)
         return key(n, unplaced[n], branches[n], max(per_owner[o] for o in owners), owners)
 
     heap = [(key_now(n), n) for n in range(len(constraints))]
@@ -82,7 +89,7 @@ def _greedy(
         if now != old:  # stale: pushed again with what it is now
             heapq.heappush(heap, (now, n))
             continue
-        for slot in sorted(constraints[n].slots):
+        for slot in distinct[n]:
             if slot in placed:
                 continue
             placed[slot] = None
