@@ -195,7 +195,7 @@ def _rscount(run: Run) -> dict[str, Any]:
         out["error"] = (run.stderr.strip().splitlines() or [f"exit code {run.exit_code}"])[-1][:300]
     out["seconds"] = round(run.wall_s, 2)
     record = last_json(run.stdout) or {}
-    for key in ("upper_bound", "stopped", "error"):
+    for key in ("upper_bound", "stopped", "error", "estimate", "estimate_low", "estimate_high"):
         if key in record:
             out[key] = record[key]
     if "seconds" in record:
@@ -297,6 +297,8 @@ def _cell(outcome: dict[str, Any]) -> str:
     bounds = ""
     if "lower_bound" in outcome or "upper_bound" in outcome:
         bounds = f": [{outcome.get('lower_bound', '?')}, {outcome.get('upper_bound', '?')}]"
+    if "estimate" in outcome:
+        bounds += f"; sampled: [{outcome['estimate_low']:.2e}, {outcome['estimate_high']:.2e}] at 99%"
     reading = " reading the DIMACS" if "read_seconds" in outcome and outcome["read_seconds"] is None else ""
     return f"limit ({outcome.get('seconds', '?')} s{reading}){bounds}"
 
@@ -361,7 +363,8 @@ def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
         "Times are wall seconds of each subprocess (interpreter start-up and reading the task included);",
         "ratios are the other column's time over rscount's, where both gave an exact count. `limit`: the",
         "run reached the time limit (rscount's lower and upper bounds at that point in brackets, `?` where",
-        "it had none; GANAK: `reading the DIMACS` when its Python reader had not finished); `-`: not run.",
+        "it had none; `sampled`: the interval rscount's sampled estimate gives with probability at least",
+        "0.99; GANAK: `reading the DIMACS` when its Python reader had not finished); `-`: not run.",
         "",
         "## Summary",
         "",

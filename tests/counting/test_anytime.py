@@ -101,10 +101,10 @@ def test_sampled_estimates_reported_until_stopped_hold_the_count():
     progress = Progress(enabled=False)
     problem = CountProblem(task, Mode.OBJECTS)
     with pytest.raises(TimeLimitExceeded) as stopped:
-        run_stoppable(sampled_estimates, problem, progress, timeout=3, progress=progress)
+        run_stoppable(sampled_estimates, problem, progress, timeout=5, progress=progress)
     known = stopped.value.partial
     assert known["estimate_low"] <= exact <= known["estimate_high"] and known["estimate_confidence"] == 0.99
-    assert known["estimate_draws"] > MapSampler(problem).batch()  # reported again after the first batch
+    assert known["estimate_draws"] >= MapSampler(problem).batch()  # reported after each 2^j batches
     assert "uniformly drawn maps put the count between" in str(stopped.value)
 
 
