@@ -29,6 +29,8 @@ from .problem import CountProblem
 DELTA = 0.01  # every interval reported holds with probability at least 1 - DELTA
 BATCH_CELLS = 1 << 21  # draws x rows x concepts checked in one batch
 SEED = 0
+NARROW = 1.1  # an interval whose upper end is within 10% of its lower end is narrow enough
+MAX_DRAWS = 1 << 24  # past this many draws (about 20 s of a processor for MNMath), no more
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,9 @@ def kl_interval(mean: float, draws: int, budget: float) -> tuple[float, float]:
 
 
 def sampled_estimates(problem: CountProblem, reports: Progress) -> NoReturn:
-    """Report ever narrower sampled intervals (`progress.known(estimate=...)`), never the count."""
+    """Report ever narrower sampled intervals (`progress.known(estimate=...)`), never the count;
+    stop (Declined) once an interval's ends are within NARROW of each other or MAX_DRAWS maps are
+    drawn, so that the processor goes back to the methods that count exactly."""
     sampler = MapSampler(problem)
     rng = np.random.default_rng(SEED)
     size = sampler.batch()
@@ -171,4 +175,6 @@ def sampled_estimates(problem: CountProblem, reports: Progress) -> NoReturn:
                 estimate_draws=found.draws,
                 estimate_confidence=found.confidence,
             )
+            if found.high <= NARROW * found.low or draws >= MAX_DRAWS:
+                raise Declined(f"sampled estimate: done after {draws} draws")
             j, due = j + 1, due * 2

@@ -14,12 +14,13 @@ from strategies.randomtasks import SETTINGS, offset_specs, specs, string_specs
 from support import REPO
 
 from rscount import TimeLimitExceeded, load_task, task_from_dict
+from rscount.counting import sampling
 from rscount.counting.bounds import upper_bounds
 from rscount.counting.budget import Budget, Declined
 from rscount.counting.methods.decompose.backend import DecomposeBackend
 from rscount.counting.problem import CountProblem
 from rscount.counting.processes.isolation import known_text, run_stoppable
-from rscount.counting.sampling import MapSampler, sampled_estimates
+from rscount.counting.sampling import sampled_estimates
 from rscount.counting.settings import CountSettings
 from rscount.progress import Progress
 from rscount.task.model import Mode
@@ -87,7 +88,7 @@ def test_every_upper_bound_reported_holds(spec):
     )
 
 
-def test_sampled_estimates_reported_until_stopped_hold_the_count():
+def test_sampled_estimates_hold_the_count_until_narrow_enough():
     # MNMath's shape on 4 objects of 5 digits: objects mode, dense enough for draws to hit
     task = task_from_dict({
         "objects": {"count": 4, "attributes": {"d": [0, 1, 2, 3, 4]}},
@@ -98,14 +99,16 @@ def test_sampled_estimates_reported_until_stopped_hold_the_count():
     exact = brute_force_objects(
         4, [[0, 1, 2, 3, 4]], lambda c: (c[0] + c[1] == 4, c[2] * c[3] > 3), rows, set()
     )
-    progress = Progress(enabled=False)
-    problem = CountProblem(task, Mode.OBJECTS)
-    with pytest.raises(TimeLimitExceeded) as stopped:
-        run_stoppable(sampled_estimates, problem, progress, timeout=5, progress=progress)
-    known = stopped.value.partial
-    assert known["estimate_low"] <= exact <= known["estimate_high"] and known["estimate_confidence"] == 0.99
-    assert known["estimate_draws"] >= MapSampler(problem).batch()  # reported after each 2^j batches
-    assert "uniformly drawn maps put the count between" in str(stopped.value)
+    progress = Recorder()
+    with pytest.raises(Declined, match="sampled estimate: done"):
+        sampled_estimates(CountProblem(task, Mode.OBJECTS), progress)
+    assert len(progress.reports) >= 2
+    for known in progress.reports:
+        assert (
+            known["estimate_low"] <= exact <= known["estimate_high"] and known["estimate_confidence"] == 0.99
+        )
+    last = progress.reports[-1]
+    assert last["estimate_high"] <= sampling.NARROW * last["estimate_low"]  # why it stopped
 
 
 def test_the_text_gives_the_sampled_interval_beside_the_certain_bounds():
