@@ -105,8 +105,9 @@ class MapSampler:
         if self.supervised.any():
             same = (predicted == self.values[None, :, :]) | ~self.supervised[None, :, :]
             keep &= same.all(axis=(1, 2))
-        weight = np.prod(into.astype(np.float64) ** self.owner_sizes[None, :], axis=1) / float(self.w_max)
-        return np.where(keep, weight, 0.0)
+        # w(pi) / w_max in logarithms (a domain of a thousand values has 1000^1000 maps)
+        weight = np.exp((np.log(into) * self.owner_sizes[None, :]).sum(axis=1) - math.log(self.w_max))
+        return np.where(keep, np.minimum(weight, 1.0), 0.0)
 
     def batch(self) -> int:
         """Draws per batch, so that a batch checks about BATCH_CELLS cells."""

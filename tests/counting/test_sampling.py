@@ -75,3 +75,17 @@ def test_the_kl_interval_is_where_hoeffdings_bound_allows_the_mean():
     low, high = kl_interval(0.9, draws, budget)
     low2, high2 = kl_interval(0.1, draws, budget)
     assert math.isclose(low, 1 - high2, rel_tol=1e-9) and math.isclose(high, 1 - low2, rel_tol=1e-9)
+
+
+def test_scores_stay_finite_where_a_domain_has_hundreds_of_values():
+    # 400^400 value maps overflow a float: the weights are taken in logarithms
+    from rscount import task_from_dict
+
+    task = task_from_dict({
+        "concepts": {"a": [0, 1], "b": list(range(400))},
+        "labels": {"y": "b > 200"},
+        "support": [[0, 5], [1, 300]],
+    })  # fmt: skip
+    sampler = MapSampler(CountProblem(task, Mode.DISENTANGLED))
+    scores = sampler.scores(np.random.default_rng(0), 2000)
+    assert np.isfinite(scores).all() and ((scores >= 0) & (scores <= 1)).all() and scores.max() > 0
