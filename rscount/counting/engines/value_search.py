@@ -2,14 +2,14 @@
 the values the support shows: each support row becomes a constraint on the slots (owner, value) it
 reads, checked as soon as its last slot is assigned, slots in two orders taking turns (fail-first,
 and the brute force's: rare labels first, concepts in turn); independent parts of the constraint
-graph are counted apart and multiplied, and a subtree's count is memoised on the assignment of the
-slots later constraints still read (its frontier), so a chain of rows costs its width, not its
-length. No solver, no compilation: what a 40-line brute force does, per label group and per class.
-Where a depth is entered often, the images each check allows there are kept as bit masks, by the
-images of the check's other slots (shared by every permutation and row that asks the same of the
-labels), so a node costs a look-up per check instead of a label per check and image: MNMath in the
-objects mode, 40 uniform rows, 630 classes: 111 s before, 20 s after (profiled); markov-chain 26 s
-to 12 s.
+graph are counted apart (part_search.py) and multiplied, and a subtree's count is memoised on the
+assignment of the slots later constraints still read (its frontier), so a chain of rows costs its
+width, not its length. No solver, no compilation: what a 40-line brute force does, per label group
+and per class. Where a depth is entered often, the images each check allows there are kept as bit
+masks, by the images of the check's other slots (shared by every permutation and row that asks the
+same of the labels), so a node costs a look-up per check instead of a label per check and image:
+MNMath in the objects mode, 40 uniform rows, 630 classes: 111 s before, 20 s after (profiled);
+markov-chain 26 s to 12 s.
 
 Counts are over the seen values of the owners feeding the group (as GroupTables counts them): slots
 no row reads multiply by their domain size."""
@@ -17,25 +17,19 @@ no row reads multiply by their domain size."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...encoding.value_codes import ValueMapCoding
 from ...errors import TaskError
 from ...task.expressions import evaluate, normalise
-from ..budget import TooManyNodes
+from . import part_search
 from .group_tables import MISSING, Group, GroupTables
-from .search_plans import Part, Picker, Plan, Skeleton, picker
-from .slot_orders import ORDERS, SIZED, Constraint, Slot
+from .part_search import Allowed, LabelId, MaskCheck, Masker, Read, count_part
+from .search_plans import Skeleton, picker
+from .slot_orders import Constraint
 
-MEMO_ENTRIES = 1 << 20  # memoised subtrees kept before the memo is emptied
-MEMO_TRIAL = 1024  # look-ups at a depth before a depth that never hit stops memoising
-LabelId = Callable[[tuple[int, ...]], int]  # the label id of a tuple of value numbers
 SKELETONS = 4096  # group skeletons (per set of sources) kept before they are dropped
-Read = tuple[int, tuple[int, ...]]  # a group, and per target the slot of a constraint it reads
-Allowed = dict[tuple[int, ...], int]  # a check's allowed images (bits), by the other slots' images
-Masker = Callable[[tuple[int, ...]], int]  # what computes them
-MaskCheck = tuple[Picker, Allowed, Masker]
 Feeds = tuple[tuple[int, tuple[int, ...]], ...]  # label groups, each with the sources of its targets
 Watched = tuple[tuple[int, ...], tuple[int, ...]]  # sources, and the concepts they feed
 
@@ -144,7 +138,7 @@ class ValueSearch:
     def cached(self) -> None:
         """Count an entry added to an allowed-images cache; past MEMO_ENTRIES, all are emptied."""
         self.entries += 1
-        if self.entries > MEMO_ENTRIES:
+        if self.entries > part_search.MEMO_ENTRIES:
             for cache, _ in self.allowed.values():
                 cache.clear()
             self.entries = 0
@@ -203,7 +197,7 @@ class ValueSearch:
         for part in skeleton.parts:
             sizes = {slot: into[slot[0]] for slot in part.slots}
             if part.constraints:
-                total *= _count_part(part, sizes, reading, pins, reads, self)
+                total *= count_part(part, sizes, reading, pins, reads, self)
             else:
                 total *= math.prod(1 if slot in pins else sizes[slot] for slot in part.slots)
             if not total:
@@ -313,235 +307,3 @@ class ValueSearch:
         """A number for each distinct tuple of group g's label values (evaluated labels)."""
         ids = self.ids.setdefault(g, {})
         return ids.setdefault(values, len(ids))
-
-
-class _OutOfNodes(Exception):
-    """A search used up the nodes its turn allows (it keeps its place for its next turn)."""
-
-
-def _count_part(
-    part: Part,
-    sizes: dict[Slot, int],
-    reading: tuple[int, ...],
-    pins: dict[Slot, int],
-    reads: list[Read],
-    owner: ValueSearch,
-) -> int:
-    """One part counted by the slot orders in turns, each turn resuming that order's search with
-    twice the nodes of its last, until one finishes: no order is best on every task (fail-first
-    stalls on rows that a two-valued image barely constrains; rare labels first with concepts in
-    turn, the brute force's order, on others). The order with the fewest nodes per part finished so
-    far leads; the others join after its first turn (once it has spent a node per constraint, about
-    what ordering them costs), with 1/LEAD of its turns, so a part costs at most the leader's nodes
-    and 1/LEAD more, or about LEAD + 1 times what a better order needs. Every EXPLORE-th part,
-    another order first gets one trial turn as long as the leader's mean part (so measuring it costs
-    little); a part the first turn finishes never computes the others. An untried order leads only
-    where computing it costs no more than the best order's mean part (MNIST addition, 10^4 rows:
-    its three parts take about 1100 nodes each, ordering their rows about as much as 10^4)."""
-    shape = tuple(sorted((s, sizes[s]) for s in part.slots))
-
-    def key(order: Callable[..., list[Slot]]) -> tuple[str, Any]:
-        return (order.__name__, shape if order in SIZED else None)
-
-    def rank(order: Callable[..., list[Slot]]) -> tuple[float, int]:
-        cost = owner.cost(order.__name__)
-        if cost < 0 and key(order) not in part.orders and len(part.constraints) > best:
-            cost = math.inf  # untried, and dearer to compute than what the best order takes
-        return cost, ORDERS.index(order)
-
-    best = min((c for c in map(owner.cost, (o.__name__ for o in ORDERS)) if c >= 0), default=math.inf)
-    ranked = sorted(ORDERS, key=rank)
-    owner.parts += 1
-    searches: list[tuple[_Search, str]] = []
-
-    def join(order: Callable[[list[Constraint], list[Slot], dict[Slot, int]], list[Slot]]) -> None:
-        """The order's search joins the turns (unless another order gave the same slot order)."""
-        if key(order) not in part.orders:
-            part.orders[key(order)] = tuple(order(part.constraints, part.slots, sizes))
-        plan = part.plan(part.orders[key(order)])
-        if all(search.plan is not plan for search, _ in searches):
-            searches.append((_Search(plan, sizes, reading, pins, reads, owner), order.__name__))
-
-    def finish(winner: _Search, total: int) -> int:
-        for search, name in searches:
-            owner.spend(name, search.used, search is winner)
-        return total
-
-    def affordable(order: Callable[..., list[Slot]], nodes: float) -> bool:
-        """Whether the order is at hand, or `nodes` would pay for computing it (ordering costs about
-        a node per constraint)."""
-        return key(order) in part.orders or nodes >= len(part.constraints)
-
-    join(ranked[0])  # the others join if its first turn does not finish the part
-    mean = owner.cost(ranked[0].__name__)
-    if owner.parts % EXPLORE == 0 and len(ranked) > 1 and 0 < mean < math.inf:
-        other = ranked[1 + owner.parts // EXPLORE % (len(ranked) - 1)]
-        if affordable(other, mean):
-            join(other)
-        if len(searches) > 1:
-            try:
-                return finish(searches[1][0], searches[1][0].count(max(int(mean), 1)))
-            except _OutOfNodes:
-                pass
-    budget = FIRST_TURN
-    while True:
-        for turn, (search, _) in enumerate(searches):
-            if owner.max_nodes is not None and owner.nodes >= owner.max_nodes:
-                raise TooManyNodes(f"search: more than {owner.max_nodes} search nodes")
-            try:
-                return finish(search, search.count(budget if turn == 0 else budget // LEAD))
-            except _OutOfNodes:
-                continue
-        for order in ranked[1:]:
-            if affordable(order, searches[0][0].used):
-                join(order)
-        budget *= 2
-
-
-class _Search:
-    """The depth-first count of one independent part for one permutation, by a plan."""
-
-    def __init__(
-        self,
-        plan: Plan,
-        sizes: dict[Slot, int],
-        reading: tuple[int, ...],
-        pins: dict[Slot, int],
-        reads: list[Read],
-        owner: ValueSearch,
-    ) -> None:
-        self.plan = plan
-        self.sizes = [sizes[s] for s in plan.order]
-        self.fixed = plan.fixed(reading, pins)
-        self.reads = reads
-        self.labels = [owner.reader(g, order) for g, order in reads]
-        # per depth, its checks by cached masks of allowed images; None while each node there still
-        # runs every check on every image: building a depth's masks costs about a look-up per check
-        # due there, so they are built once the depth has been entered that many times (it then
-        # spends at most about twice what the better of the two ways would)
-        self.checks: list[list[MaskCheck] | None] = [None if due else [] for due in plan.labels]
-        self.entries = [0] * len(plan.order)
-        self.allowed = [0] * len(plan.order)  # per depth, the images its checks allow (bits)
-        self.owner = owner
-        self.image = [0] * len(plan.order)
-        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.used = 0  # search nodes of all its turns
-        # where the search stands between turns: depth and whether that node is yet to be entered;
-        # per depth, the last image tried, the subtrees' sum so far and the node's memo key
-        self.at = (0, True)
-        self.tried = [0] * len(plan.order)
-        self.totals = [0] * len(plan.order)
-        self.keys: list[tuple[int, tuple[int, ...]] | None] = [None] * len(plan.order)
-
-    def count(self, nodes: int) -> int:
-        """The part's count, or _OutOfNodes after `nodes` more search nodes (or at the owner's cap);
-        a later call resumes where this one stopped."""
-        owner = self.owner
-        limit = owner.nodes + nodes if owner.max_nodes is None else min(owner.nodes + nodes, owner.max_nodes)
-        before = owner.nodes
-        try:
-            return self._run(limit)
-        finally:
-            self.used += owner.nodes - before
-
-    def _masks(self, n: int) -> list[MaskCheck]:
-        """The label checks due at depth n as cached masks of allowed images."""
-        return [
-            self.owner.check(*self.reads[tag], at, n, want, self.sizes[n])
-            for at, want, tag in self.plan.labels[n]
-        ]
-
-    def _run(self, limit: int) -> int:
-        """Depth-first, iteratively: at depth n, `entering` a node (memo look-up, then its first
-        image) or trying the next image of slot n; `totals[n]` sums the finished subtrees under it."""
-        owner, image, memo, allowed, labels = self.owner, self.image, self.memo, self.allowed, self.labels
-        sizes, checks, fixed, tried, totals, keys = (
-            self.sizes,
-            self.checks,
-            self.fixed,
-            self.tried,
-            self.totals,
-            self.keys,
-        )
-        plan = self.plan
-        lookups, hits, frontier, direct = plan.lookups, plan.hits, plan.frontier, plan.direct
-        depth = len(plan.order)
-        entries = self.entries
-        n, entering = self.at
-        while True:
-            if entering:
-                found: int | None = None
-                if n == depth:
-                    found = 1
-                else:
-                    key = None
-                    if lookups[n] < MEMO_TRIAL or hits[n] > 0:
-                        key = (n, frontier[n](image))
-                        lookups[n] += 1
-                        found = memo.get(key)
-                        if found is not None:
-                            hits[n] += 1
-                    if found is None:
-                        if owner.nodes >= limit:
-                            self.at = (n, True)
-                            raise _OutOfNodes
-                        owner.nodes += 1
-                        keys[n], totals[n], tried[n] = key, 0, -1
-                        mask = (1 << sizes[n]) - 1
-                        for images in fixed[n]:
-                            for p, w in images:
-                                if p == n:
-                                    mask &= 1 << w
-                                elif image[p] != w:
-                                    mask = 0
-                        at_depth = checks[n]
-                        if at_depth is None:
-                            entries[n] += 1
-                            if entries[n] > len(direct[n]):
-                                at_depth = checks[n] = self._masks(n)
-                        if at_depth is None:
-                            bits, size = 0, sizes[n]
-                            for u in range(size):
-                                if mask >> u & 1:
-                                    image[n] = u
-                                    for read, want, tag in direct[n]:
-                                        if labels[tag](read(image)) != want:
-                                            break
-                                    else:
-                                        bits |= 1 << u
-                            mask = bits
-                        else:
-                            for read, cache, masker in at_depth:
-                                if not mask:
-                                    break
-                                earlier = read(image)
-                                got = cache.get(earlier)
-                                if got is None:
-                                    got = cache[earlier] = masker(earlier)
-                                    owner.cached()
-                                mask &= got
-                        allowed[n] = mask
-                        entering = False
-                        continue
-            else:
-                rest = allowed[n] >> (tried[n] + 1)
-                if rest:
-                    u = tried[n] + (rest & -rest).bit_length()
-                    tried[n] = image[n] = u
-                    n, entering = n + 1, True
-                    continue
-                found = totals[n]
-                done = keys[n]
-                if done is not None:
-                    if len(memo) >= MEMO_ENTRIES:
-                        memo.clear()
-                    memo[done] = found
-            if n == 0:
-                return found
-            n, entering = n - 1, False
-            totals[n] += found
-
-
-FIRST_TURN = 4096  # search nodes of each order's first turn
-LEAD = 4  # the leading order's turns are this many times the others'
-EXPLORE = 8  # every this many parts, the order that goes first is not the cheapest so far

@@ -20,7 +20,7 @@ from strategies.randomtasks import (
 )
 
 import rscount
-from rscount.counting.engines import group_tables, value_search
+from rscount.counting.engines import group_tables, part_search
 
 
 def search(task, mode: str | None = None) -> int:
@@ -50,12 +50,12 @@ def test_search_counts_mixed_kinds_and_objects_as_the_brute_force(drawn):
 @given(st.one_of(specs(), string_specs()))
 def test_search_without_its_memo_counts_the_same(spec):
     expected = search(spec.task(), "disentangled")
-    old = value_search.MEMO_ENTRIES
-    value_search.MEMO_ENTRIES = 1  # at most one subtree remembered at a time
+    old = part_search.MEMO_ENTRIES
+    part_search.MEMO_ENTRIES = 1  # at most one subtree remembered at a time
     try:
         assert search(spec.task(), "disentangled") == expected
     finally:
-        value_search.MEMO_ENTRIES = old
+        part_search.MEMO_ENTRIES = old
 
 
 @settings(max_examples=40, **SETTINGS)
@@ -85,14 +85,14 @@ def test_search_counts_objects_whose_support_and_knowledge_both_have_symmetries(
 
 
 @settings(max_examples=30, **SETTINGS)
-@given(st.one_of(specs(), string_specs()), st.sampled_from(value_search.ORDERS))
+@given(st.one_of(specs(), string_specs()), st.sampled_from(part_search.ORDERS))
 def test_each_slot_order_alone_counts_the_same(spec, order):
-    old = value_search.ORDERS
-    value_search.ORDERS = (order,)
+    old = part_search.ORDERS
+    part_search.ORDERS = (order,)
     try:
         assert search(spec.task(), "disentangled") == spec.brute_force()
     finally:
-        value_search.ORDERS = old
+        part_search.ORDERS = old
 
 
 @settings(max_examples=40, **SETTINGS)
