@@ -77,7 +77,7 @@ class ValueMapCoding:
         self.order = conjoin_order(rows)
         self.labels = task.shared_labels
         # Per row of `order`: value numbers, supervised or not, label values; the same for every pi.
-        self._rows: list[tuple[tuple[Any, ...], list[int], frozenset[int], tuple[Any, ...]]] = []
+        self._rows: list[tuple[tuple[Any, ...], list[int], frozenset[int], tuple[Any, ...]]] | None = None
 
     def code(self, alg: GateAlgebra, literal: Callable[[int], Any], i: int, v: int, u: int) -> Any:
         """Gate of f_i(value number v) = value number u of the concept i feeds."""
@@ -157,12 +157,19 @@ class ValueMapCoding:
     def rows(self) -> list[tuple[tuple[Any, ...], list[int], frozenset[int], tuple[Any, ...]]]:
         """The support rows in `order` with their value numbers, the concepts supervised on them
         (all, some or none) and their label values, computed once (SDD-OIA, 64 rows: a third of the
-        time per class)."""
-        if not self._rows:
+        time per class). Kept only once whole: work an alarm stops (auto's head start) must leave
+        no partial list for the race's processes to inherit (it once dropped rows, and constraints)."""
+        if self._rows is None:
             task = self.task
-            for row, labels in zip(self.order, task.labels_of(self.order)):
-                idx = [c.index[value] for c, value in zip(task.concepts, row)]
-                self._rows.append((row, idx, task.support.supervised_on(row), labels))
+            self._rows = [
+                (
+                    row,
+                    [c.index[value] for c, value in zip(task.concepts, row)],
+                    task.support.supervised_on(row),
+                    labels,
+                )
+                for row, labels in zip(self.order, task.labels_of(self.order))
+            ]
         return self._rows
 
     def group_vars(self, pi: tuple[int, ...], group: tuple[list[str], list[int]]) -> int:
