@@ -60,6 +60,10 @@ def test_every_task_file_loads_and_names_its_origin_and_count(path: Path) -> Non
             assert imitated and re.search(r"# \S+: imitates \S", head)
         found = seeded or imitated
         assert found and found.group(1) == str(t.expect["count"])  # the header states the pinned count
+    # a header that lists the concepts one per line (`#   name: [values]`) lists rscount's names
+    listed = re.findall(r"^#   (\S+): \[", head, re.MULTILINE)
+    if len(listed) > 1:
+        assert listed == t.names
 
 
 def test_the_library_has_every_requested_task() -> None:
