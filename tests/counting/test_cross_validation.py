@@ -19,7 +19,7 @@ from support import OPTIONS, backend_count
 from rscount.counting.budget import Unsuited
 from rscount.counting.methods.closed_form.forms import closed_form
 
-ENUMERATE_MAX = 20_000
+ENUMERATE_MAX = 3_000
 
 
 def check_knowledge(spec: Spec, task) -> None:
