@@ -14,6 +14,7 @@ from references.bruteforce import brute_force_count
 from rscount.counting import auto, dispatch
 from rscount.counting.budget import Declined, Unsuited
 from rscount.counting.methods import BACKENDS
+from rscount.counting.processes import race as race_module
 from rscount.counting.processes.race import Entrant, race
 from rscount.counting.settings import CountSettings, Method
 from rscount.knowledge.loading import task_from_dict
@@ -189,6 +190,18 @@ def test_an_entrant_reporting_often_keeps_its_share_of_the_processor():
     assert outcome.winner is entrants[1]
     held = {e.name: e.seconds for e in entrants}
     assert held["chatty"] >= 0.5 * held["answers"] >= 0.55
+
+
+def test_a_helper_holds_the_processor_only_its_share_of_the_time():
+    # auto's helpers (bounds, sampled estimates) once took equal shares from the methods that answer
+    entrants = [
+        Entrant("answers", lambda reports: busy(3.0, 42)),
+        Entrant("helper", lambda reports: busy(3600), delay=0.2),
+    ]
+    outcome = race(entrants, cores=1)
+    assert outcome.winner is entrants[0]
+    held = {e.name: e.seconds for e in entrants}
+    assert 0 < held["helper"] <= race_module.HELPER_SHARE * sum(held.values()) + race_module.SLICE
 
 
 def test_a_helper_that_never_answers_waits_its_delay_and_does_not_keep_a_race_going():
