@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .expressions import Expr, call, const
+from .expressions import Expr, call, const, var
 
 
 def _literal(e: Expr) -> tuple[str, Any] | None:
@@ -17,9 +17,24 @@ def _literal(e: Expr) -> tuple[str, Any] | None:
     return None
 
 
+def _fixed(e: Expr) -> dict[str, Any] | None:
+    """The values the literals of conjunction `e` fix, nested conjunctions included (None: two
+    values of one concept); {} for a part that is no conjunction of literals."""
+    found: dict[str, Any] = {}
+    for part in e.args if e.op == "And" else (e,):
+        inner = _fixed(part) if part.op == "And" else dict([x]) if (x := _literal(part)) else {}
+        if inner is None:
+            return None
+        for concept, value in inner.items():
+            if found.setdefault(concept, value) != value:
+                return None
+    return found
+
+
 def conjunction(parts: Sequence[Expr]) -> Expr:
     """The conjunction of ground parts, simplified: grounding joins derivations that need two values of
-    one concept (colour(c1, red), colour(c1, blue)), which no concept vector meets."""
+    one concept (colour(c1, red), colour(c1, blue)), which no concept vector meets, often one of
+    them deep in nested conjunctions (read through here; the parts are kept, shared as built)."""
     kept: list[Expr] = []
     fixed: dict[str, Any] = {}
     for part in parts:
@@ -28,33 +43,77 @@ def conjunction(parts: Sequence[Expr]) -> Expr:
                 return const(0)
             continue
         literal = _literal(part)
-        if literal is not None:
-            if literal[0] in fixed:
-                if fixed[literal[0]] != literal[1]:
-                    return const(0)
-                continue
-            fixed[literal[0]] = literal[1]
+        if literal is not None and literal[0] in fixed:
+            if fixed[literal[0]] != literal[1]:
+                return const(0)
+            continue
+        inner = _fixed(part)
+        if inner is None:
+            return const(0)
+        for concept, value in inner.items():
+            if fixed.setdefault(concept, value) != value:
+                return const(0)
         kept.append(part)
     return const(1) if not kept else kept[0] if len(kept) == 1 else call("And", *kept)
 
 
 def disjunction(parts: Sequence[Expr], domains: dict[str, tuple[Any, ...]]) -> Expr:
     """The disjunction of ground parts, simplified: one that lists every value of a concept (a
-    perceived attribute, `shape(O, _)`) always holds."""
-    kept: list[Expr] = []
-    seen: dict[str, set[Any]] = {}
-    for part in parts:
+    perceived attribute, `shape(O, _)`) always holds, and so does the rest of a conjunction listed
+    with every value of one concept (grounding enumerates them: car 2 with 2 axles, with 3 axles);
+    a conjunction that implies another listed is dropped. Parts left as they are stay shared."""
+    others: list[Expr] = []
+    terms: dict[Term, Expr] = {}  # conjunctions of literals (first as built), in the order found
+    for part in (inner for p in parts for inner in (p.args if p.op == "Or" else (p,))):
         if part.op == "const":
             if part.args[0]:
                 return const(1)
             continue
-        literal = _literal(part)
-        if literal is not None:
-            values = seen.setdefault(literal[0], set())
-            if literal[1] in values:
-                continue
-            values.add(literal[1])
-            if len(values) == len(domains[literal[0]]):
-                return const(1)
-        kept.append(part)
+        term = _term(part)
+        if term is None:
+            others.append(part)
+        else:
+            terms.setdefault(term, part)
+    merged = _merged(list(terms), domains)
+    if merged is None:
+        return const(1)
+    kept = others + [
+        terms[t] if t in terms else conjunction([call("Eq", var(c), const(v)) for c, v in t]) for t in merged
+    ]
     return const(0) if not kept else kept[0] if len(kept) == 1 else call("Or", *kept)
+
+
+Term = tuple[tuple[str, Any], ...]  # a conjunction of `concept == value`, one value per concept, sorted
+
+
+def _term(e: Expr) -> Term | None:
+    """The conjunction of literals `e` is (nested conjunctions read through), else None."""
+    found: dict[str, Any] = {}
+    stack = [e]
+    while stack:
+        part = stack.pop()
+        if part.op == "And":
+            stack.extend(part.args)
+        elif (literal := _literal(part)) is None or found.setdefault(*literal) != literal[1]:
+            return None
+    return tuple(sorted(found.items(), key=lambda cv: (cv[0], repr(cv[1]))))
+
+
+def _merged(terms: list[Term], domains: dict[str, tuple[Any, ...]]) -> list[Term] | None:
+    """The terms with every term that lists all values of a concept beside one rest replaced by
+    the rest, until none does, and the terms one literal longer than another dropped (they imply
+    it); None when the empty term (true) results."""
+    while True:
+        values: dict[tuple[Term, str], set[Any]] = {}
+        for term in terms:
+            for n, (concept, value) in enumerate(term):
+                values.setdefault((term[:n] + term[n + 1 :], concept), set()).add(value)
+        known = set(terms)
+        new = [rest for (rest, c), vs in values.items() if len(vs) == len(domains[c]) and rest not in known]
+        if () in new:
+            return None
+        found = known | set(new)
+        kept = [t for t in terms if not any(t[:n] + t[n + 1 :] in found for n in range(len(t)))]
+        if not new and len(kept) == len(terms):
+            return terms
+        terms = kept + list(dict.fromkeys(new))

@@ -356,6 +356,23 @@ def test_simplified_connectives_keep_the_truth_of_every_concept_vector(tree):
         assert bool(evaluate(simple, {"a": a, "b": b})) == bool(evaluate(plain, {"a": a, "b": b}))
 
 
+def eq(name: str, value) -> object:
+    return call("Eq", var(name), const(value))
+
+
+def test_a_conjunction_needing_two_values_of_a_concept_deep_inside_is_false():
+    inner = conjunction([eq("b", "red"), conjunction([eq("a", 1), eq("b", "blue")])])
+    assert conjunction([eq("a", 1), inner]) == const(0)
+
+
+def test_a_disjunction_over_every_value_of_a_concept_keeps_only_the_rest():
+    listed = [conjunction([eq("a", a), eq("b", b)]) for a in (0, 1) for b in DOMAINS["b"]]
+    assert disjunction(listed, DOMAINS) == disjunction([eq("a", 0), eq("a", 1)], DOMAINS)
+    assert disjunction([*listed, *(eq("a", 2) for _ in "x")], DOMAINS) == const(1)
+    # a conjunction one literal longer than another listed is implied by it
+    assert disjunction([eq("a", 0), conjunction([eq("a", 0), eq("b", "red")])], DOMAINS) == eq("a", 0)
+
+
 def test_check_names_every_concept_of_a_program_renamed_or_not(cli, tmp_path):
     path = program_task(tmp_path, TRAFFIC, "support: exhaustive\n")
     out = cli("check", path).out
