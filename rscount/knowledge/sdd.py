@@ -28,9 +28,22 @@ class SddAlgebra:
 
     def release(self) -> None:
         """Drop the references taken since the last release."""
-        for x in self._held:
-            x.deref()
-        self._held.clear()
+        self.keep_only(0)
+
+    def keep_only(self, since: int, x: SddNode | None = None) -> None:
+        """Drop the references taken after the first `since`, keeping one on `x` (if given)."""
+        if x is not None:
+            x.ref()
+        for y in self._held[since:]:
+            y.deref()
+        del self._held[since:]
+        if x is not None:
+            self._held.append(x)
+
+    @property
+    def held(self) -> int:
+        """How many references are taken (a mark for keep_only)."""
+        return len(self._held)
 
     def neg(self, x: SddNode) -> SddNode:
         """Negation."""
@@ -118,8 +131,18 @@ def scaled(n: SddNode, width: int, memo: dict[int, int]) -> int:
 
 
 def clauses_node(alg: SddAlgebra, clauses: Iterable[Iterable[SddNode]]) -> SddNode:
-    """The SDD of a conjunction of clauses whose literals are SDD nodes."""
-    return alg.and_(alg.or_(clause) for clause in clauses)
+    """The SDD of a conjunction of clauses whose literals are SDD nodes. Each clause's nodes and
+    the conjunction before it are let go once conjoined: with every partial conjunction held,
+    automatic minimisation worked on all of them (a KANDLogic config in the objects mode, 261
+    clauses over 71 variables: 64 s against 1.7 s)."""
+    since = alg.held
+    root = alg.true
+    for clause in clauses:
+        root = root & alg.or_(clause)
+        alg.keep_only(since, root)
+        if root.is_false():
+            break
+    return root
 
 
 def literals(manager: SddManager, clause: Iterable[int]) -> list[SddNode]:
