@@ -17,18 +17,21 @@ def _literal(e: Expr) -> tuple[str, Any] | None:
     return None
 
 
-def _fixed(e: Expr) -> dict[str, Any] | None:
-    """The values the literals of conjunction `e` fix, nested conjunctions included (None: two
-    values of one concept); {} for a part that is no conjunction of literals."""
+def _read(e: Expr) -> tuple[dict[str, Any], bool] | None:
+    """The values the literals of conjunction `e` fix (nested conjunctions read through) and whether
+    it is made of literals alone; None when it needs two values of one concept."""
     found: dict[str, Any] = {}
-    for part in e.args if e.op == "And" else (e,):
-        inner = _fixed(part) if part.op == "And" else dict([x]) if (x := _literal(part)) else {}
-        if inner is None:
+    only_literals = True
+    stack = [e]
+    while stack:
+        part = stack.pop()
+        if part.op == "And":
+            stack.extend(part.args)
+        elif (literal := _literal(part)) is None:
+            only_literals = False
+        elif found.setdefault(*literal) != literal[1]:
             return None
-        for concept, value in inner.items():
-            if found.setdefault(concept, value) != value:
-                return None
-    return found
+    return found, only_literals
 
 
 def conjunction(parts: Sequence[Expr]) -> Expr:
@@ -47,10 +50,10 @@ def conjunction(parts: Sequence[Expr]) -> Expr:
             if fixed[literal[0]] != literal[1]:
                 return const(0)
             continue
-        inner = _fixed(part)
-        if inner is None:
+        read = _read(part)
+        if read is None:
             return const(0)
-        for concept, value in inner.items():
+        for concept, value in read[0].items():
             if fixed.setdefault(concept, value) != value:
                 return const(0)
         kept.append(part)
@@ -88,15 +91,10 @@ Term = tuple[tuple[str, Any], ...]  # a conjunction of `concept == value`, one v
 
 def _term(e: Expr) -> Term | None:
     """The conjunction of literals `e` is (nested conjunctions read through), else None."""
-    found: dict[str, Any] = {}
-    stack = [e]
-    while stack:
-        part = stack.pop()
-        if part.op == "And":
-            stack.extend(part.args)
-        elif (literal := _literal(part)) is None or found.setdefault(*literal) != literal[1]:
-            return None
-    return tuple(sorted(found.items(), key=lambda cv: (cv[0], repr(cv[1]))))
+    read = _read(e)
+    if read is None or not read[1]:
+        return None
+    return tuple(sorted(read[0].items(), key=lambda cv: (cv[0], repr(cv[1]))))
 
 
 def _merged(terms: list[Term], domains: dict[str, tuple[Any, ...]]) -> list[Term] | None:
