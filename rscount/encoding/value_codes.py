@@ -15,6 +15,7 @@ from ..knowledge.circuit import GateAlgebra, compile_expr
 from ..knowledge.labels import label_groups
 from ..task.model import Task
 from .inputs import example_inputs
+from .templates import Template, label_template
 
 
 def conjoin_order(rows: tuple[tuple[Any, ...], ...]) -> list[tuple[Any, ...]]:
@@ -78,6 +79,7 @@ class ValueMapCoding:
         self.labels = task.shared_labels
         # Per row of `order`: value numbers, supervised or not, label values; the same for every pi.
         self._rows: list[tuple[tuple[Any, ...], list[int], frozenset[int], tuple[Any, ...]]] | None = None
+        self._templates: dict[tuple[Any, ...], Template | None] = {}
 
     def code(self, alg: GateAlgebra, literal: Callable[[int], Any], i: int, v: int, u: int) -> Any:
         """Gate of f_i(value number v) = value number u of the concept i feeds."""
@@ -99,9 +101,11 @@ class ValueMapCoding:
         code: Callable[[int, int, int], Any],
         pi: tuple[int, ...],
         group: tuple[list[str], list[int]] | None = None,
+        readings: bool = True,
     ) -> Iterator[Any]:
         """Gates whose conjunction holds exactly for the value maps valid with pi (`code(i, v, u)`
-        is the gate of f_i(v) = u): codes inside the domains, then the gates of `row_facts`."""
+        is the gate of f_i(v) = u): codes inside the domains, then the gates of `row_facts` (without
+        `readings`, only of the supervised values: the caller states the labels, see `template`)."""
         task, k = self.task, len(pi)
         labels, targets = group if group is not None else (list(task.labels), list(range(k)))
         owners = {self.owner[i] for i, j in enumerate(pi) if j in targets}
@@ -114,10 +118,21 @@ class ValueMapCoding:
             if not isinstance(fact, Reading):
                 yield alg.and_(code(i, v, u) for i, v, u in fact)
                 continue
+            if not readings:
+                continue
             inputs = example_inputs(alg, concepts, lambda t, u: code(*fact.pairs[t], u))  # noqa: B023
             memo: dict[int, Any] = {}
             for (label, expr), value in zip(exprs, fact.values):
                 yield compile_expr(alg, expr, inputs, f"labels.{label}", memo).get(value, alg.false)
+
+    def template(self, group: tuple[list[str], list[int]], values: tuple[Any, ...]) -> Template | None:
+        """The CNF template of a Reading of `group` (rscount.encoding.templates): "the group's labels
+        take `values`" over one input per value of each of its concepts; None when none gives them."""
+        key = (tuple(group[0]), tuple(group[1]), values)
+        if key not in self._templates:
+            concepts = [self.task.concepts[j] for j in group[1]]
+            self._templates[key] = label_template(concepts, self.group_labels(group[0]), values)
+        return self._templates[key]
 
     def group_labels(self, labels: list[str]) -> list[tuple[str, Any]]:
         """The (name, expression) of the task's labels in `labels`, in the task's order: the order of

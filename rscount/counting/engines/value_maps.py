@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pysdd.sdd import SddManager, SddNode, Vtree
 
 from ... import sat
-from ...encoding.value_codes import ValueMapCoding
+from ...encoding.value_codes import Reading, ValueMapCoding
 from ...knowledge.circuit import FALSE, CNFBuilder
 from ...knowledge.sdd import SddAlgebra, model_count
 
@@ -85,7 +85,8 @@ def class_cnf(
     coding: ValueMapCoding, pi: tuple[int, ...], group: tuple[list[str], list[int]] | None = None
 ) -> CNFBuilder | None:
     """The CNF of the value maps valid with `pi` (or with `group`'s constraints), over the code
-    variables 1..coding.num_vars and Tseitin gates beyond; None when a constraint is false."""
+    variables 1..coding.num_vars and Tseitin gates beyond, each row's labels stamped from its
+    group's template; None when a constraint is false."""
     b = CNFBuilder()
     for _ in range(coding.num_vars):
         b.new_var()
@@ -96,10 +97,17 @@ def class_cnf(
             codes[i, v, u] = coding.code(b, lambda x: x, i, v, u)
         return codes[i, v, u]
 
-    for gate in coding.constraints(b, code, pi, group):
+    for gate in coding.constraints(b, code, pi, group, readings=False):
         if gate == FALSE:
             return None
         b.add([gate])
+    group = group if group is not None else (list(coding.task.labels), list(range(len(pi))))
+    for fact in coding.row_facts(pi, group):
+        if isinstance(fact, Reading):
+            template = coding.template(group, fact.values)
+            if template is None:
+                return None
+            template.stamp(b, [code(i, v, u) for i, v in fact.pairs for u in range(coding.sizes[pi[i]])])
     return b
 
 

@@ -29,12 +29,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from .... import sat
-from ....encoding.inputs import example_inputs
 from ....encoding.value_codes import Reading, ValueMapCoding
-from ....knowledge.circuit import FALSE, CNFBuilder, compile_expr, exactly_one
+from ....knowledge.circuit import CNFBuilder, exactly_one
 from ....knowledge.symmetry import interchangeable_blocks, interchangeable_families
 from ....progress import Progress
 from ....task.model import Task
@@ -140,7 +137,6 @@ class TupleFactor:
         self.limit = ENUMERATE_LIMIT if max_models is None else max_models
         self.sdd: ValueMapCounter | None = None
         self.by_sdd = 0
-        self.templates: dict[tuple[Any, ...], Template | None] = {}
 
     def __call__(self, shape: GroupShape, beta: tuple[int, ...]) -> int:
         """The factor of `shape`'s group when beta[n] feeds shape.targets[n]."""
@@ -179,7 +175,7 @@ class TupleFactor:
             for stage in (*STAGES, None):
                 for fact in itertools.islice(self.coding.row_facts(pi, group), stated, stage):
                     if isinstance(fact, Reading):
-                        template = self._template(group, fact.values)
+                        template = self.coding.template(group, fact.values)
                         if template is None:
                             return 0
                         template.stamp(b, [x for i, v in fact.pairs for x in code(i, v)])
@@ -200,51 +196,6 @@ class TupleFactor:
                     return None
         unconstrained = [s for s in beta for v in self.coding.seen[s] if (s, v) not in onehot]
         return models * int(math.prod(sizes[pi[s]] for s in unconstrained))
-
-    def _template(self, group: Group, values: tuple[Any, ...]) -> Template | None:
-        """The CNF of "the group's labels take `values`", compiled once over one-hot inputs per
-        concept of the group; None when no input gives them."""
-        key = (tuple(group[0]), tuple(group[1]), values)
-        if key not in self.templates:
-            task = self.coding.task
-            b = CNFBuilder()
-            concepts = [task.concepts[j] for j in group[1]]
-            inputs = [[b.new_var() for _ in c.values] for c in concepts]
-            doms = example_inputs(b, concepts, lambda t, u: inputs[t][u])
-            memo: dict[int, Any] = {}
-            gates = [
-                compile_expr(b, expr, doms, f"labels.{label}", memo).get(value, b.false)
-                for (label, expr), value in zip(self.coding.group_labels(group[0]), values)
-            ]
-            self.templates[key] = None if FALSE in gates else Template(b, gates, sum(map(len, inputs)))
-        return self.templates[key]
-
-
-class Template:
-    """A CNF over numbered inputs and auxiliaries, stamped into a builder with the inputs renamed
-    and fresh auxiliaries: every row of a group states the same relation on other variables."""
-
-    def __init__(self, b: CNFBuilder, gates: list[int], inputs: int) -> None:
-        for gate in gates:
-            b.add([gate])
-        self.inputs = inputs
-        self.auxiliaries = b.num_vars - inputs
-        self.lengths = [len(c) for c in b.clauses]
-        literals = np.array([x for c in b.clauses for x in c], dtype=np.int64)
-        self.signs = np.sign(literals)
-        self.variables = np.abs(literals)
-
-    def stamp(self, b: CNFBuilder, inputs: list[int]) -> None:
-        """Add the clauses to `b` with input n renamed inputs[n]."""
-        names = np.empty(self.inputs + self.auxiliaries + 1, dtype=np.int64)
-        names[1 : self.inputs + 1] = inputs
-        names[self.inputs + 1 :] = np.arange(b.num_vars + 1, b.num_vars + self.auxiliaries + 1)
-        b.num_vars += self.auxiliaries
-        renamed = (self.signs * names[self.variables]).tolist()
-        at = 0
-        for n in self.lengths:
-            b.clauses.append(renamed[at : at + n])
-            at += n
 
 
 def _completed(k: int, targets: Sequence[int], beta: Sequence[int]) -> tuple[int, ...]:
