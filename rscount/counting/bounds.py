@@ -3,15 +3,17 @@ support rows (r = 1, 2, 4, ...) counted exactly. Fewer rows ask fewer labels to 
 optimal map of the task is one of the relaxed task's: each relaxed count is an upper bound, and the
 smallest one found so far is reported (`progress.known(upper_bound=...)`) beside the lower bounds the
 counting methods report, so that a count stopped at a limit still gives an interval. One row is a
-closed form in the disentangled mode; more rows are counted by search."""
+closed form in the disentangled mode; more rows are counted by search. First of all, no row at all:
+the number of maps there are, which needs no counting."""
 
 from __future__ import annotations
 
+import math
 from itertools import islice
 from typing import NoReturn
 
 from ..progress import Progress
-from ..task.model import Mode
+from ..task.model import Mode, Task
 from ..task.support import all_rows
 from .budget import UNBOUNDED, Declined
 from .methods import BACKENDS
@@ -25,7 +27,8 @@ def upper_bounds(problem: CountProblem, settings: CountSettings, reports: Progre
     support = task.support
     rows = list(support.rows) if not support.exhaustive else None
     size = support.size
-    best: int | None = None
+    best = map_space(task, problem.mode)
+    reports.known(upper_bound=best, upper_bound_rows=0)
     r = 1
     while r < size:
         kept = rows[:r] if rows is not None else [list(row) for row in islice(all_rows(support.domains), r)]
@@ -37,8 +40,21 @@ def upper_bounds(problem: CountProblem, settings: CountSettings, reports: Progre
             )
         except Declined:
             found = None
-        if found is not None and (best is None or found < best):
+        if found is not None and found < best:
             best = found
             reports.known(upper_bound=best, upper_bound_rows=r)
         r *= 2
     raise Declined("upper bounds only")
+
+
+def map_space(task: Task, mode: Mode) -> int:
+    """At least as many as there are maps (pi, f) of `mode`, optimal or not: pi a permutation of the
+    concepts (objects mode: of the objects, and of the attributes), each value map sending every value
+    of its concept into a domain at most as large as the largest."""
+    if mode == Mode.OBJECTS and task.objects is not None:
+        domains = [len(values) for _, values in task.objects.attributes]
+        permutations = math.factorial(task.objects.count) * math.factorial(len(domains))
+    else:
+        domains = [len(c.values) for c in task.concepts]
+        permutations = math.factorial(len(domains))
+    return int(permutations * max(domains) ** sum(domains))

@@ -139,3 +139,29 @@ def test_the_api_time_limit_carries_the_lower_bound():
     with pytest.raises(TimeLimitExceeded) as stopped:
         rscount.count(load_task(SDD_OIA_32), method="decompose", timeout=8)
     assert 0 < stopped.value.partial["lower_bound"] <= SDD_OIA_32_COUNT
+
+
+@pytest.mark.parametrize("mode", ["disentangled", "objects"])
+def test_the_first_upper_bound_is_every_map_and_exact_when_every_map_keeps_the_labels(mode):
+    # labels that every vector gives the same value: every map is optimal, so the count is the
+    # number of maps: 3! object (or concept) permutations, 2! attribute ones in the objects mode
+    task = task_from_dict({
+        "objects": {"count": 3, "attributes": {"s": ["x", "y", "z"], "t": [5, 6, 7]}},
+        "labels": {"y": "Eq(s_1, s_1)"},
+        "support": [["x", 5, "y", 6, "z", 7]],
+        "mode": mode,
+    })  # fmt: skip
+    progress = Recorder()
+    with pytest.raises(Declined):
+        upper_bounds(CountProblem(task, task.mode), CountSettings(), progress)
+    first = progress.reports[0]
+    assert first["upper_bound_rows"] == 0
+    maps = 6 * 2 * 27**2 if mode == "objects" else 720 * 27**6
+    assert (
+        first["upper_bound"]
+        == maps
+        == DecomposeBackend().count(CountProblem(task, task.mode), CountSettings()).count
+    )
+    assert known_text({"lower_bound": 1, "classes_done": 1, **first}).endswith(
+        "the upper bound is the number of maps there are, optimal or not)"
+    )
