@@ -17,7 +17,6 @@ Every threshold is named once below, with the measurement behind it (2-core mach
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -31,6 +30,7 @@ from .methods import BACKENDS
 from .methods.source_sets.backend import RESIDUAL_CONCEPTS
 from .problem import CountProblem
 from .processes.alarm import within_seconds
+from .processes.parallel import processors
 from .processes.race import Entrant, race
 from .result import CountResult
 from .sampling import sampled_estimates
@@ -157,11 +157,6 @@ APPROX: dict[Mode, tuple[Step, ...]] = {
 } | {Mode.JOINT: (Step("first", ALWAYS, Method.APPROXMC, UNBOUNDED, "ApproxMC on the whole CNF"),)}
 
 
-def cores() -> int:
-    """The processors this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 def run(
     table: dict[Mode, tuple[Step, ...]],
     problem: CountProblem,
@@ -252,7 +247,7 @@ def _raced(
             Entrant("sampled estimate", lambda reports: sampled_estimates(problem, reports), BOUNDS_AFTER)
         )
     try:
-        outcome = race(entrants, cores(), progress)
+        outcome = race(entrants, processors(), progress)
     except Declined as exc:
         declined.append(str(exc))
         return None

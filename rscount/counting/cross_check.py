@@ -11,11 +11,11 @@ from typing import Any
 from ..errors import CountsDisagree
 from ..progress import Progress
 from ..task.model import Mode
-from .auto import cores
 from .budget import UNBOUNDED, Declined
 from .engines import ganak
 from .methods import BACKENDS
 from .problem import CountProblem
+from .processes.parallel import processors
 from .processes.race import Entrant, race
 from .result import CountResult
 from .settings import CountSettings, Method
@@ -79,7 +79,7 @@ def cross_check(
     entrants = [route(m) for m in routes]
     start = time.perf_counter()
     try:
-        outcome = race(entrants, cores())
+        outcome = race(entrants, processors())
     except Declined as exc:
         return {"method": None, "why": str(exc)}
     second: CountResult = outcome.result

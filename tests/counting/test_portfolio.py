@@ -125,7 +125,7 @@ def test_search_holds_a_processor_throughout_the_race(no_head_start, monkeypatch
             return real.count(*args, **kwargs)
 
     monkeypatch.setitem(BACKENDS, Method.SEARCH, Busy())
-    monkeypatch.setattr(auto, "cores", lambda: 2)
+    monkeypatch.setattr(auto, "processors", lambda: 2)
     result = auto_count(TASK)
     held = {e["method"]: e["seconds"] for e in result.details["race"]}
     assert result.method == "search" and result.count == COUNT

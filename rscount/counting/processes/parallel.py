@@ -17,9 +17,27 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-def default_jobs() -> int:
-    """One job per core this process may use."""
+_share: int | None = None  # in a worker of run_jobs' pool: the processors its jobs may count on
+
+
+def processors() -> int:
+    """The processors this process may use; in a worker of run_jobs' pool, its share of them: the
+    pool's workers split the machine, so a race run in one plans for its part (two races each
+    holding a "steady" processor on a 2-core machine had four busy processes)."""
+    if _share is not None:
+        return _share
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def default_jobs() -> int:
+    """One job per processor this process may use."""
+    return processors()
+
+
+def _take_share(share: int) -> None:
+    """A pool worker's initializer: the processors its jobs may count on."""
+    global _share
+    _share = share
 
 
 def run_jobs(
@@ -49,7 +67,9 @@ def run_jobs(
         return here
     results: list[Any] = [None] * len(items)
     again = []
-    with ProcessPoolExecutor(min(jobs, len(items))) as pool:
+    workers = min(jobs, len(items))
+    share = max(1, processors() // workers)
+    with ProcessPoolExecutor(workers, initializer=_take_share, initargs=(share,)) as pool:
         futures = {pool.submit(fn, item): index for index, item in enumerate(items)}
         for done, future in enumerate(as_completed(futures), 1):
             try:

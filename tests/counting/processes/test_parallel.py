@@ -10,7 +10,7 @@ import pytest
 from support import REPO
 
 from rscount.counting.jobs import CountJob, run_count
-from rscount.counting.processes.parallel import run_jobs
+from rscount.counting.processes.parallel import processors, run_jobs
 from rscount.counting.settings import CountSettings
 from rscount.errors import InvalidSetting
 from rscount.knowledge.loading import load_task
@@ -57,6 +57,20 @@ def test_time_limits_hold_inside_dask_workers(dask_address):
     slow = CountJob(builtin_task("xor", 7), CountSettings("sdd", "disentangled", timeout=0.2))
     (outcome,) = run_jobs(run_count, [slow], dask=dask_address)
     assert outcome.count is None and "time limit" in outcome.error
+
+
+def _processors_seen(_: int) -> int:
+    return processors()
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_each_job_of_a_pool_plans_for_its_share_of_the_processors(jobs):
+    # a race in a pool's worker holds at most its share (two races each holding a "steady"
+    # processor on two cores would have every method slowed by the other race)
+    mine = processors()
+    seen = run_jobs(_processors_seen, list(range(4)), jobs)
+    assert seen == [mine if jobs == 1 else max(1, mine // jobs)] * 4
+    assert processors() == mine  # the pool's share is its workers', not this process's
 
 
 def test_zero_jobs_is_a_user_error():
