@@ -1,7 +1,10 @@
 """Every KANDY and V-LoL task in tasks/ has its rules written as a program next to it (tasks/NAME.pl,
 with its own query and a scene encoding as facts over the task's objects): the program's labels agree
 with the task's hand-written expressions on every concept vector (a SAT miter over both), and the
-program given the task's support counts what the task pins."""
+program given the task's support counts what the task pins: counted where the twin's structure
+differs from the task's (its label groups, or its objects), else implied, as the twin is then the
+task with its concepts listed in another order (which no count depends on:
+tests/counting/test_cross_validation.py) and `rscount report` checks the task's pin in .ci/run."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from support import REPO
 
 from rscount import count
 from rscount.knowledge.circuit import FALSE, CNFBuilder, compile_expr, exactly_one
+from rscount.knowledge.labels import label_groups
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.model import Mode, Task
 from rscount.task.program_objects import program_objects
@@ -55,6 +59,18 @@ def differing_vector(task: Task, twin: Task) -> dict[str, object] | None:
     return {name: next(v for v, lit in dom.items() if lit in model) for name, dom in inputs.items()}
 
 
+def structure(task: Task) -> tuple[object, ...]:
+    """What a count reads besides the labels' values: the label groups (labels by position, with
+    the concepts they read by name) and the objects."""
+    names = [c.name for c in task.concepts]
+    position = {label: n for n, label in enumerate(task.labels)}
+    groups = sorted(
+        (sorted(position[label] for label in labels), sorted(names[j] for j in concepts))
+        for labels, concepts in label_groups(task)
+    )
+    return groups, task.objects
+
+
 @pytest.mark.parametrize("name", TWINNED)
 def test_program_twin_labels_every_vector_as_the_task_and_counts_the_same(name):
     path = REPO / "tasks" / name
@@ -65,4 +81,5 @@ def test_program_twin_labels_every_vector_as_the_task_and_counts_the_same(name):
     assert sorted((c.name, c.values) for c in twin.concepts) == described
     assert len(twin.labels) == len(task.labels)
     assert differing_vector(task, twin) is None
-    assert count(twin, "exact").count == task.expect["count"]  # one method: auto is report's to check
+    if structure(twin) != structure(task):  # one method: auto is report's to check
+        assert count(twin, "exact").count == task.expect["count"]

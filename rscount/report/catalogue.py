@@ -51,7 +51,8 @@ def markdown(entries: Sequence[BatchEntry], command: str) -> str:
         "The knowledge column says where the labels come from: a ProbLog or DeepProbLog program",
         "(`program:`), or the task file's expressions or constraints; a program twin is the same rules",
         "written as a program next to the task file (tests/test_program_twins.py checks that both label",
-        "every concept vector alike and count the same).",
+        "every concept vector alike, and count the same: recounted where the twin's label groups or objects",
+        "differ from the task's, else the same task with its concepts in another order).",
         "",
     ]
     return "\n".join(lines) + "\n" + markdown_table(entries, COLUMNS, link="../tasks")

@@ -13,11 +13,12 @@ from itertools import product
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from strategies.randomtasks import SETTINGS, Spec, specs
+from strategies.randomtasks import SETTINGS, Spec, offset_specs, specs, string_specs
 from support import OPTIONS, backend_count
 
 from rscount.counting.budget import Unsuited
 from rscount.counting.methods.closed_form.forms import closed_form
+from rscount.knowledge.loading import task_from_dict
 
 ENUMERATE_MAX = 3_000
 
@@ -61,6 +62,27 @@ def test_exact_backends_and_brute_force_agree_boolean(spec: Spec) -> None:
 @given(specs(boolean=False))
 def test_exact_backends_and_brute_force_agree_categorical(spec: Spec) -> None:
     check_exact(spec)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(st.one_of(specs(), offset_specs(), string_specs()), st.randoms(use_true_random=False))
+def test_the_count_does_not_depend_on_the_order_the_concepts_are_listed_in(spec: Spec, rnd) -> None:
+    # a program lists its concepts in the order grounding reaches them, not the task's
+    # (tests/test_program_twins.py relies on this)
+    order = list(range(len(spec.sizes)))
+    rnd.shuffle(order)
+    task = spec.task()
+    rows = [[row[j] for j in order] for row in task.support.rows]
+    listed = task_from_dict({
+        "concepts": {task.concepts[j].name: list(task.concepts[j].values) for j in order},
+        "labels": dict(spec.labels),
+        "support": "exhaustive" if spec.exhaustive else rows,
+        "concept_supervision": [[row[j] for j in order] for row in map(spec.vector, spec.supervised)],
+    }, "reordered")  # fmt: skip
+    expected = spec.brute_force()
+    for method in ("decompose", "search", "source-sets"):
+        with contextlib.suppress(Unsuited):
+            assert backend_count(method, listed) == expected, method
 
 
 @settings(max_examples=40, **SETTINGS)
