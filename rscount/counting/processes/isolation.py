@@ -182,9 +182,10 @@ def known_text(known: Known) -> str:
         what = f"{known['classes_found']} permutation classes found so far, none counted"
     else:
         what = f"{done} permutation classes counted, more not yet found"
-    if known.get("upper_bound_rows"):
-        what += f"; the upper bound counts the first {known['upper_bound_rows']} support rows alone"
-    elif "upper_bound" in known:
+    rows = known.get("upper_bound_rows")
+    if rows:
+        what += f"; the upper bound counts the first {rows} support rows alone"
+    elif rows == 0:
         what += "; the upper bound is the number of maps there are, optimal or not"
     certain = f"at least {lower}{upper} optimal maps ({what})"
     return f"{certain}; {sampled}" if sampled else certain
