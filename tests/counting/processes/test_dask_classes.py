@@ -78,8 +78,12 @@ def test_workers_killed_mid_count_cost_only_their_classes(dask_address, tmp_path
 def test_every_batch_dask_cancels_is_sent_again(dask_address) -> None:
     # as when every worker is lost at once, with the only copies of the scattered counter maker:
     # all batches in flight are cancelled, more of them than the times one batch may be sent again
+    import distributed
+
     task = load_task(SDD_OIA)
     classes = list(ClassSearch(CountProblem(task, task.mode)))
+    with distributed.Client(dask_address) as client:  # both workers up: a loaded machine starts them late
+        client.wait_for_workers(2, timeout=300)
     with DaskClassWorkers(partial(ClassCounter, task, task.mode), dask_address) as workers:
         submit, cancelled = workers.client.submit, []
 
