@@ -101,29 +101,32 @@ class ValueMapCoding:
         code: Callable[[int, int, int], Any],
         pi: tuple[int, ...],
         group: tuple[list[str], list[int]] | None = None,
-        readings: bool = True,
     ) -> Iterator[Any]:
         """Gates whose conjunction holds exactly for the value maps valid with pi (`code(i, v, u)`
-        is the gate of f_i(v) = u): codes inside the domains, then the gates of `row_facts` (without
-        `readings`, only of the supervised values: the caller states the labels, see `template`)."""
+        is the gate of f_i(v) = u): `ranges`, then the gates of `row_facts`."""
         task, k = self.task, len(pi)
         labels, targets = group if group is not None else (list(task.labels), list(range(k)))
-        owners = {self.owner[i] for i, j in enumerate(pi) if j in targets}
-        for o, v in self.var:
-            if o in owners and self.sizes[pi[o]] < 1 << self.bits:
-                yield alg.or_(code(o, v, u) for u in range(self.sizes[pi[o]]))
+        yield from self.ranges(alg, code, pi, targets)
         exprs = self.group_labels(labels)
         concepts = [task.concepts[j] for j in targets]
         for fact in self.row_facts(pi, group):
             if not isinstance(fact, Reading):
                 yield alg.and_(code(i, v, u) for i, v, u in fact)
                 continue
-            if not readings:
-                continue
             inputs = example_inputs(alg, concepts, lambda t, u: code(*fact.pairs[t], u))  # noqa: B023
             memo: dict[int, Any] = {}
             for (label, expr), value in zip(exprs, fact.values):
                 yield compile_expr(alg, expr, inputs, f"labels.{label}", memo).get(value, alg.false)
+
+    def ranges(
+        self, alg: GateAlgebra, code: Callable[[int, int, int], Any], pi: tuple[int, ...], targets: list[int]
+    ) -> Iterator[Any]:
+        """Gates keeping the codes of the value maps that feed the concepts `targets` inside the
+        domains they map into."""
+        owners = {self.owner[i] for i, j in enumerate(pi) if j in targets}
+        for o, v in self.var:
+            if o in owners and self.sizes[pi[o]] < 1 << self.bits:
+                yield alg.or_(code(o, v, u) for u in range(self.sizes[pi[o]]))
 
     def template(self, group: tuple[list[str], list[int]], values: tuple[Any, ...]) -> Template | None:
         """The CNF template of a Reading of `group` (rscount.encoding.templates): "the group's labels

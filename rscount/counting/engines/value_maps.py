@@ -97,17 +97,20 @@ def class_cnf(
             codes[i, v, u] = coding.code(b, lambda x: x, i, v, u)
         return codes[i, v, u]
 
-    for gate in coding.constraints(b, code, pi, group, readings=False):
-        if gate == FALSE:
-            return None
-        b.add([gate])
     group = group if group is not None else (list(coding.task.labels), list(range(len(pi))))
+    for gate in coding.ranges(b, code, pi, group[1]):
+        b.add([gate])
     for fact in coding.row_facts(pi, group):
         if isinstance(fact, Reading):
             template = coding.template(group, fact.values)
             if template is None:
                 return None
             template.stamp(b, [code(i, v, u) for i, v in fact.pairs for u in range(coding.sizes[pi[i]])])
+        else:
+            gate = b.and_(code(i, v, u) for i, v, u in fact)
+            if gate == FALSE:
+                return None
+            b.add([gate])
     return b
 
 
