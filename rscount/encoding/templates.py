@@ -26,10 +26,11 @@ class Template:
             b.add([gate])
         self.inputs = inputs
         self.auxiliaries = b.num_vars - inputs
-        self.lengths = [len(c) for c in b.clauses]
-        literals = np.array([x for c in b.clauses for x in c], dtype=np.int64)
-        self.signs = np.sign(literals)
-        self.variables = np.abs(literals)
+        # Clauses of one length as one array each: a stamp renames them and makes the lists in numpy
+        # (slicing a flat list clause by clause took most of MNMath's source-tuple time).
+        lengths = sorted({len(c) for c in b.clauses})
+        blocks = [np.array([c for c in b.clauses if len(c) == n], dtype=np.int64) for n in lengths]
+        self.blocks = [(np.sign(block), np.abs(block)) for block in blocks]
 
     def stamp(self, b: CNFBuilder, inputs: list[int]) -> None:
         """Add the clauses to `b` with input n renamed inputs[n] (a literal: it may be negative)."""
@@ -37,11 +38,8 @@ class Template:
         names[1 : self.inputs + 1] = inputs
         names[self.inputs + 1 :] = np.arange(b.num_vars + 1, b.num_vars + self.auxiliaries + 1)
         b.num_vars += self.auxiliaries
-        renamed = (self.signs * names[self.variables]).tolist()
-        at = 0
-        for n in self.lengths:
-            b.clauses.append(renamed[at : at + n])
-            at += n
+        for signs, variables in self.blocks:
+            b.clauses.extend((signs * names[variables]).tolist())
 
 
 def label_template(

@@ -205,6 +205,56 @@ def test_a_helper_holds_the_processor_only_its_share_of_the_time():
     assert 0 < entrants[1].seconds <= race_module.HELPER_SHARE * elapsed + race_module.SLICE
 
 
+def steps(reports, total: int = 30, each: float = 0.05) -> int:
+    """Work `total` steps of `each` seconds of processor, reporting how many are done (as
+    source-tuples reports its tuples)."""
+    for done in range(1, total + 1):
+        busy(done * each)
+        reports.known(tuples_done=done, tuples_total=total)
+    return 7
+
+
+def test_an_entrant_that_expects_to_finish_soon_gets_as_long_slices_as_the_others_together():
+    # MNMath disentangled on one processor: source-tuples, which reports its tuples, held a third
+    # of it beside decompose and search, which stall there (342 s; 236 s once favoured)
+    entrants = [
+        Entrant("stalls", lambda reports: busy(3600)),
+        Entrant("reports", steps),
+        Entrant("stalls too", lambda reports: busy(3600)),
+    ]
+    outcome = race(entrants, cores=1)
+    assert outcome.winner is entrants[1] and outcome.result == 7
+    held = {e.name: e.seconds for e in entrants}
+    # equal shares until it expects to finish within the race's time (3/4 of its work), then half
+    # of the processor: about 1.5 s against 0.94 s each (1.5 s each with equal shares)
+    assert held["reports"] >= 1.3 * max(held["stalls"], held["stalls too"])
+    assert min(held["stalls"], held["stalls too"]) >= 0.3 * held["reports"]  # never starved
+
+
+def test_the_time_left_is_read_off_the_share_of_the_work_reported_done():
+    e = Entrant("m", steps, seconds=2.0, known={"lower_bound": 5, "tuples_done": 1, "tuples_total": 4})
+    assert e.remaining() == 6.0
+    unknown_total = {"classes_done": 3, "classes_total": None}  # decompose still listing its classes
+    assert Entrant("m", steps, seconds=2.0, known=unknown_total).remaining() is None
+    assert Entrant("m", steps, seconds=2.0, known={"lower_bound": 5}).remaining() is None
+
+
+def test_helpers_together_hold_a_lone_processor_only_their_share_of_the_time(monkeypatch):
+    # two helpers with a tenth each took a fifth of a lone processor (MNMath disentangled: 45 of 236 s)
+    monkeypatch.setattr(race_module, "SLICE", 0.05)  # a helper passes its share by a slice at most
+    entrants = [
+        Entrant("answers", lambda reports: busy(2.0, 42)),
+        Entrant("bounds", lambda reports: busy(3600), delay=0.2),
+        Entrant("samples", lambda reports: busy(3600), delay=0.2),
+    ]
+    started = time.monotonic()
+    outcome = race(entrants, cores=1)
+    elapsed = time.monotonic() - started
+    assert outcome.winner is entrants[0]
+    helped = entrants[1].seconds + entrants[2].seconds
+    assert 0 < helped <= race_module.HELPER_SHARE * elapsed + 2 * race_module.SLICE
+
+
 def test_a_helper_that_never_answers_waits_its_delay_and_does_not_keep_a_race_going():
     entrants = [
         Entrant("declines", lambda reports: (_ for _ in ()).throw(Unsuited("no"))),

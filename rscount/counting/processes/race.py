@@ -6,8 +6,12 @@ seconds answers in the race within about t * (methods / cores). A `steady` entra
 processors) is never paused: it holds one processor while the others share the rest, so it answers
 in the race as fast as alone. The slices start short and double
 each round up to SLICE, so a race among methods that each answer in milliseconds takes milliseconds.
-A helper (an entrant with a delay: it never answers, it finds bounds) holds a processor
-at most HELPER_SHARE of the time since it joined, so the methods that answer keep nearly all of it.
+An entrant that says how much of its work is done (`progress.known(x_done=, x_total=)`) and,
+at the pace it has kept, expects to finish within the time the race has run, gets slices as long
+as the others' together: half of what they share, so it answers sooner, and they, even where the
+expectation fails, keep at least half of their shares.
+A helper (an entrant with a delay: it never answers, it finds bounds) runs at most its part of
+HELPER_SHARE of the processors' time since it joined, so the methods that answer keep nearly all of it.
 The first answer wins and the other children are killed; a method that declines (it does not apply,
 or passed its budget) leaves its turn to the next. What the children establish on the way
 (`progress.known`: lower bounds) is merged and passed up, the best of each kind kept."""
@@ -32,8 +36,9 @@ from .isolation import die_with_parent, start_process
 
 SLICE = 0.5  # seconds a running method keeps the processor before the next one's turn (at most)
 FIRST_SLICE = 0.02  # the first round's slice
-# A helper's share of a processor: with equal shares, auto's two helpers took two thirds of the
-# processor the answering methods shared (kandy-hard-17: decompose 46 s alone, 89 s in the race).
+# The helpers' share of the processors, together: with equal shares, auto's two helpers took two thirds
+# of the processor the answering methods shared (kandy-hard-17: decompose 46 s alone, 89 s in the
+# race); with a tenth each, a fifth of a lone processor (MNMath disentangled: 45 of 236 s).
 HELPER_SHARE = 0.1
 
 
@@ -50,6 +55,15 @@ class Entrant:
     outcome: str = "not started"
     seconds: float = 0.0  # wall-clock seconds it held the processor
     known: Known = field(default_factory=dict)
+
+    def remaining(self) -> float | None:
+        """The seconds of processor it expects to need still, at the pace it kept, from the share
+        of its work it reported done (x_done of x_total); None when it reported none."""
+        for key, done in self.known.items():
+            total = self.known.get(key.removesuffix("_done") + "_total")
+            if key.endswith("_done") and isinstance(total, int) and 0 < done <= total:
+                return float(self.seconds * (total - done) / done)
+        return None
 
 
 @dataclass
@@ -76,16 +90,20 @@ def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = No
     running: list[Entrant] = []
     begun = time.monotonic()
     slices = 0
+    helpers = sum(1 for e in state.entrants if e.delay)
+    share = HELPER_SHARE * max(1, cores) / max(1, helpers)  # of the wall-clock time, per helper
     try:
         while any(e.delay == 0 for e in turn):  # helpers alone do not keep a race going
-            running = _resume(turn, running, max(1, cores), progress, time.monotonic() - begun)
+            running = _resume(turn, running, max(1, cores), progress, time.monotonic() - begun, share)
             length = min(SLICE, FIRST_SLICE * 2 ** min(slices * max(1, cores) // len(turn), 5))
+            if _favoured(turn, time.monotonic() - begun, cores) in running:
+                length *= max(1, sum(1 for e in turn if e.delay == 0) - 1)
             slices += 1
             if _slice(state, running, turn, length, progress):
                 _declines_sent(state)
                 return state
             elapsed = time.monotonic() - begun
-            waiting = [e for e in turn if e not in running and _may_run(e, elapsed)]
+            waiting = [e for e in turn if e not in running and _may_run(e, elapsed, share)]
             if waiting:  # others wait: the running ones go to the back (a steady one keeps running)
                 for e in [e for e in running if not (e.steady and cores > 1)]:
                     _signal(e, signal.SIGSTOP)
@@ -146,14 +164,19 @@ def _declines_sent(state: Race) -> None:
 
 
 def _resume(
-    turn: list[Entrant], running: list[Entrant], cores: int, progress: Progress | None, elapsed: float
+    turn: list[Entrant],
+    running: list[Entrant],
+    cores: int,
+    progress: Progress | None,
+    elapsed: float,
+    share: float,
 ) -> list[Entrant]:
     """The entrants that run this slice: those running, then the steady ones, then the next in turn
     up to `cores` (started if new and past its delay, resumed if paused)."""
     for e in sorted(turn, key=lambda e: not (e.steady and cores > 1)):
         if len(running) >= cores:
             break
-        if e in running or not _may_run(e, elapsed):
+        if e in running or not _may_run(e, elapsed, share):
             continue
         if e.process is None:
             _start(e, progress)
@@ -163,10 +186,19 @@ def _resume(
     return running
 
 
-def _may_run(e: Entrant, elapsed: float) -> bool:
+def _favoured(turn: list[Entrant], elapsed: float, cores: int) -> Entrant | None:
+    """The entrant that expects to finish soonest, if it expects to within `elapsed` seconds
+    (helpers, and steady entrants where they hold a processor, aside: they have their own shares)."""
+    shared = [e for e in turn if not (e.delay or (e.steady and cores > 1))]
+    expected = [(r, e) for e in shared if (r := e.remaining()) is not None]
+    soonest = min(expected, key=lambda pair: pair[0], default=None)
+    return soonest[1] if soonest is not None and soonest[0] <= elapsed else None
+
+
+def _may_run(e: Entrant, elapsed: float, share: float) -> bool:
     """Whether the entrant may take a processor `elapsed` seconds into the race: past its delay,
-    and for a helper, within its share of the time since."""
-    return e.delay <= elapsed and (e.delay == 0 or e.seconds <= HELPER_SHARE * (elapsed - e.delay))
+    and for a helper, within its `share` of the time since."""
+    return e.delay <= elapsed and (e.delay == 0 or e.seconds <= share * (elapsed - e.delay))
 
 
 def _start(e: Entrant, progress: Progress | None) -> None:
