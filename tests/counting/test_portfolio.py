@@ -216,7 +216,7 @@ def steps(reports, total: int = 30, each: float = 0.05) -> int:
 
 def test_an_entrant_that_expects_to_finish_soon_gets_as_long_slices_as_the_others_together():
     # MNMath disentangled on one processor: source-tuples, which reports its tuples, held a third
-    # of it beside decompose and search, which stall there (342 s; 236 s once favoured)
+    # of it beside decompose and search, which stall there (343 s; 236 s once favoured)
     entrants = [
         Entrant("stalls", lambda reports: busy(3600)),
         Entrant("reports", steps),
