@@ -120,6 +120,14 @@ def test_the_text_gives_the_sampled_interval_beside_the_certain_bounds():
     )
 
 
+def test_a_search_stopped_says_the_share_of_its_permutation_tree_it_walked():
+    known = {"lower_bound": 24, "classes_done": 2, "work_done": 0.4}
+    assert known_text(known) == (
+        "at least 24 optimal maps (2 permutation classes counted, more not yet found, "
+        "40% of the permutation tree walked)"
+    )
+
+
 def test_a_search_stopped_while_listing_says_how_many_classes_it_found():
     known = {"lower_bound": 192, "classes_done": 0, "classes_found": 3}
     assert known_text(known) == "at least 192 optimal maps (3 permutation classes found so far, none counted)"

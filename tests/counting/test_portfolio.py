@@ -237,6 +237,8 @@ def test_the_time_left_is_read_off_the_share_of_the_work_reported_done():
     unknown_total = {"classes_done": 3, "classes_total": None}  # decompose still listing its classes
     assert Entrant("m", steps, seconds=2.0, known=unknown_total).remaining() is None
     assert Entrant("m", steps, seconds=2.0, known={"lower_bound": 5}).remaining() is None
+    walked = {"lower_bound": 5, "classes_done": 2, "work_done": 0.25}  # search: a quarter of its tree
+    assert Entrant("m", steps, seconds=2.0, known=walked).remaining() == 6.0
 
 
 def test_helpers_together_hold_a_lone_processor_only_their_share_of_the_time(monkeypatch):

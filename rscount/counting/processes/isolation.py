@@ -182,6 +182,8 @@ def known_text(known: Known) -> str:
         what = f"{known['classes_found']} permutation classes found so far, none counted"
     else:
         what = f"{done} permutation classes counted, more not yet found"
+    if "work_done" in known:
+        what += f", {known['work_done']:.0%} of the permutation tree walked"
     rows = known.get("upper_bound_rows")
     if rows:
         what += f"; the upper bound counts the first {rows} support rows alone"

@@ -4,12 +4,12 @@ paused and the next ones in turn resumed (SIGCONT), so that each method gets an 
 machine and one that stalls cannot starve one that would answer: a method that answers alone in t
 seconds answers in the race within about t * (methods / cores). A `steady` entrant (with two or more
 processors) is never paused: it holds one processor while the others share the rest, so it answers
-in the race as fast as alone. The slices start short and double
-each round up to SLICE, so a race among methods that each answer in milliseconds takes milliseconds.
-An entrant that says how much of its work is done (`progress.known(x_done=, x_total=)`) and,
-at the pace it has kept, expects to finish within the time the race has run, gets slices as long
-as the others' together: half of what they share, so it answers sooner, and they, even where the
-expectation fails, keep at least half of their shares.
+in the race as fast as alone. The slices start short and double each round up to SLICE, so a
+race among methods that each answer in milliseconds takes milliseconds.
+An entrant that says how much of its work is done (`progress.known(work_done=share)`, or x_done=
+and x_total=) and, at the pace it has kept, expects to finish within the time the race has run,
+gets slices as long as the others' together: half of what they share, so it answers sooner, and
+they, even where the expectation fails, keep at least half of their shares.
 A helper (an entrant with a delay: it never answers, it finds bounds) runs at most its part of
 HELPER_SHARE of the processors' time since it joined, so the methods that answer keep nearly all of it.
 The first answer wins and the other children are killed; a method that declines (it does not apply,
@@ -58,7 +58,10 @@ class Entrant:
 
     def remaining(self) -> float | None:
         """The seconds of processor it expects to need still, at the pace it kept, from the share
-        of its work it reported done (x_done of x_total); None when it reported none."""
+        of its work it reported done (`work_done`, or x_done of x_total); None when it reported none."""
+        share = self.known.get("work_done")
+        if isinstance(share, float) and 0 < share <= 1:
+            return self.seconds * (1 - share) / share
         for key, done in self.known.items():
             total = self.known.get(key.removesuffix("_done") + "_total")
             if key.endswith("_done") and isinstance(total, int) and 0 < done <= total:

@@ -13,7 +13,8 @@ from strategies.randomtasks import SETTINGS, Spec, grouped_specs, specs, symmetr
 from support import REPO, backend_count, backend_result
 
 from rscount.counting.budget import Budget, TooManyClasses
-from rscount.counting.engines.class_search.permutations import classes
+from rscount.counting.engines.class_search import permutations as permutation_classes
+from rscount.counting.engines.class_search.permutations import Walk, classes
 from rscount.counting.engines.class_search.pruning import PRUNE_ROWS, pruning_task
 from rscount.counting.settings import CountSettings
 from rscount.encoding.modes import encode
@@ -75,6 +76,37 @@ def test_classes_with_block_families_cover_every_permutation_once(size, count, r
     for pi in permutations(range(k)):
         members[signature(pi)] = members.get(signature(pi), 0) + 1
     assert members == {signature(pi): size_ for pi, size_ in found}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    k=st.integers(1, 5),
+    in_cuts=st.lists(st.integers(1, 4), max_size=3),
+    out_cuts=st.lists(st.integers(1, 4), max_size=3),
+    seed=st.integers(0, 2**16),
+    families=st.booleans(),
+)
+def test_the_walk_reports_a_rising_share_that_ends_at_the_whole_tree(k, in_cuts, out_cuts, seed, families):
+    """Pruned or not, nested under an outer walk or not: no report is smaller than the last, none
+    passes 1, and the shares walked add up to the whole tree."""
+    outputs = partition(k, out_cuts)
+    family = [b for b, block in enumerate(outputs) if len(block) == len(outputs[0])]
+    shares: list[float] = []
+
+    def viable(placed):  # a prune decided by the prefix, as a label group would
+        return hash((seed, tuple(placed))) % 3 != 0
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(permutation_classes, "REPORT_EVERY", 0.0)
+        outer = Walk(shares.append)
+        for _ in classes([[0], [1]], [[0], [1]], lambda placed: True, (), outer):
+            inner = outer.nested()
+            inputs = [[i] for i in range(k)] if families else partition(k, in_cuts)
+            for _ in classes(inputs, outputs, viable, [family] if families else (), inner):
+                pass
+            assert inner.share == pytest.approx(1.0)
+    assert all(a <= b for a, b in zip(shares, shares[1:]))
+    assert shares[-1] == pytest.approx(1.0) and max(shares) <= 1 + 1e-9
 
 
 def test_classes_refuse_families_with_input_blocks():

@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from references.bruteforce import brute_force_objects
@@ -26,10 +27,12 @@ from strategies.randomtasks import (
 import rscount
 from rscount.counting.budget import UNBOUNDED
 from rscount.counting.engines import group_tables, part_search
+from rscount.counting.engines.class_search import permutations
 from rscount.counting.methods.search.backend import SearchBackend
 from rscount.counting.problem import CountProblem
 from rscount.counting.processes.alarm import AlarmRang
 from rscount.counting.settings import CountSettings
+from rscount.progress import Progress
 from rscount.task.model import Mode
 
 
@@ -79,6 +82,22 @@ def test_search_without_label_tables_counts_as_the_brute_force(drawn):
         assert search(drawn.task(), mode) == Truth(drawn.problem).count
     finally:
         group_tables.LABEL_TABLE_LIMIT = old
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(drawn=st.one_of(plain_tasks(), object_tasks()))
+def test_search_reports_its_lower_bounds_and_the_share_of_its_tree_walked(drawn):
+    mode = Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
+    reports: list[dict] = []
+    progress = Progress(enabled=False)
+    progress.sink = reports.append
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(permutations, "REPORT_EVERY", 0.0)
+        count = SearchBackend().count(CountProblem(drawn.task(), mode), CountSettings(), progress).count
+    shares = [r["work_done"] for r in reports]
+    assert shares and all(a <= b for a, b in zip(shares, shares[1:]))
+    assert shares[-1] == pytest.approx(1.0)
+    assert all(r["lower_bound"] <= count for r in reports)
 
 
 def test_search_counts_objects_whose_support_and_knowledge_both_have_symmetries():

@@ -5,8 +5,38 @@ built concept by concept so that a caller can prune prefixes no optimal map exte
 from __future__ import annotations
 
 import math
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
+
+REPORT_EVERY = 0.25  # seconds between a walk's reports (at least)
+
+
+class Walk:
+    """The share of the tree of prefixes walked so far, each prefix's share split evenly among the
+    blocks it may place its next concept in, handed to `report` at most every REPORT_EVERY seconds: a
+    method that says how much of its work is done can be favoured in a race and says so when
+    stopped. `leaf` is the share of the last class yielded (a walk nested under it scales by it)."""
+
+    def __init__(self, report: Callable[[float], None] | None = None) -> None:
+        self.share = 0.0
+        self.leaf = 0.0
+        self.report = report
+        self._last = time.monotonic()
+
+    def finished(self, share: float) -> None:
+        """Add a subtree's share once it is walked (or pruned)."""
+        self.share += share
+        now = time.monotonic()
+        if self.report is not None and now - self._last >= REPORT_EVERY:
+            self._last = now
+            self.report(self.share)
+
+    def nested(self) -> Walk:
+        """A walk of a tree hung under the last class yielded: its shares are that class's share
+        split further."""
+        base, leaf, report = self.share, self.leaf, self.report
+        return Walk(None if report is None else lambda share: report(base + leaf * share))
 
 
 def classes(
@@ -14,6 +44,7 @@ def classes(
     outputs: list[list[int]],
     viable: Callable[[list[tuple[int, int]]], bool],
     families: Sequence[Sequence[int]] = (),
+    walk: Walk | None = None,
 ) -> Iterator[tuple[tuple[int, ...], int]]:
     """One pi per double class H_out pi H_in, with the class size: (pi, size). H_in permutes
     ground-truth concepts within `inputs` blocks, H_out predicted concepts within `outputs` blocks;
@@ -25,7 +56,7 @@ def classes(
     block order, is a symmetry too): H_out then also permutes them, and a class is fixed by which
     concepts share a block. A block of a family is only opened when every earlier block of its
     family is in use, which picks one pi per class; H_out acts freely, so every class has |H_out|
-    members."""
+    members. `walk`, if given, is told the share of the prefixes walked as the classes come."""
     if families and any(len(block) > 1 for block in inputs):
         raise ValueError("families of output blocks need singleton input blocks")
     earlier = {b: [c for c in family if c < b] for family in families for b in family}
@@ -41,25 +72,36 @@ def classes(
     )
     chosen: list[int] = []
 
-    def go(n: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    def go(n: int, share: float) -> Iterator[tuple[tuple[int, ...], int]]:
         if n == len(order):
+            if walk is not None:
+                walk.leaf = share
             yield tuple(pi), family_factor * fixed // math.prod(math.factorial(m) for m in table.values())
+            if walk is not None:
+                walk.finished(share)
             return
         i = order[n]
         same_block = n > 0 and block_in[order[n - 1]] == block_in[i]
-        for b in range(chosen[-1] if same_block else 0, len(outputs)):
-            if used[b] == len(outputs[b]) or (used[b] == 0 and any(used[c] == 0 for c in earlier.get(b, ()))):
-                continue
+        blocks = [
+            b
+            for b in range(chosen[-1] if same_block else 0, len(outputs))
+            if used[b] < len(outputs[b]) and (used[b] or all(used[c] for c in earlier.get(b, ())))
+        ]
+        if not blocks and walk is not None:  # a dead end: the block's later concepts have no room left
+            walk.finished(share)
+        for b in blocks:
             pi[i] = outputs[b][used[b]]
             used[b] += 1
             table[block_in[i], b] += 1
             chosen.append(b)
             placed.append((i, pi[i]))
             if viable(placed):
-                yield from go(n + 1)
+                yield from go(n + 1, share / len(blocks))
+            elif walk is not None:
+                walk.finished(share / len(blocks))
             placed.pop()
             chosen.pop()
             table[block_in[i], b] -= 1
             used[b] -= 1
 
-    yield from go(0)
+    yield from go(0, 1.0)

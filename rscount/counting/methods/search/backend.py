@@ -26,7 +26,7 @@ from ....knowledge.symmetry import (
 from ....progress import Progress
 from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
-from ...engines.class_search.permutations import classes
+from ...engines.class_search.permutations import Walk, classes
 from ...engines.group_tables import GroupTables
 from ...engines.value_search import ValueSearch
 from ...problem import CountProblem
@@ -49,7 +49,7 @@ class SearchBackend:
         budget: Budget = UNBOUNDED,
     ) -> CountResult:
         """The exact count in the disentangled or objects mode; `progress.known` carries the sum so
-        far (a lower bound)."""
+        far (a lower bound) and the share of the permutation tree walked (`work_done`)."""
         if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
             raise Unsuited("search counts maps (pi, f): the disentangled and objects modes")
         start = time.perf_counter()
@@ -57,15 +57,21 @@ class SearchBackend:
         nodes = counter.search.nodes
         counter.search.max_nodes = None if budget.max_nodes is None else nodes + budget.max_nodes
         total = classes_done = 0
-        for pi, size in counter.classes():
+
+        def report(share: float) -> None:
+            if progress:
+                progress.known(lower_bound=total, classes_done=classes_done, work_done=share)
+                progress.update(
+                    f"search: {share:.0%} of the permutations, {classes_done} classes, {total} maps"
+                )
+
+        walk = Walk(report)
+        for pi, size in counter.classes(walk):
             if budget.max_classes is not None and classes_done >= budget.max_classes:
                 raise TooManyClasses(f"search: more than {budget.max_classes} permutation classes")
             models = counter.models(pi)
             total += size * models
             classes_done += 1
-            if progress:
-                progress.known(lower_bound=total, classes_done=classes_done)
-                progress.update(f"search: {classes_done} permutation classes, at least {total} maps")
         details: dict[str, Any] = {
             "classes": classes_done,
             "group_factors": len(counter.factors),
@@ -101,30 +107,33 @@ class Counter:
         self.search = ValueSearch(self.coding, self.groups, GroupTables(self.coding, self.groups))
         self.factors: dict[tuple[int, tuple[int, ...], int | None], int] = {}
 
-    def classes(self) -> Iterator[tuple[tuple[int, ...], int]]:
-        """One permutation per class (with its size) that every group accepts."""
+    def classes(self, walk: Walk | None = None) -> Iterator[tuple[tuple[int, ...], int]]:
+        """One permutation per class (with its size) that every group accepts; `walk` is told the
+        share of the permutations walked."""
         task = self.problem.task
         if self.problem.mode == Mode.OBJECTS:
-            yield from self._object_classes()
+            yield from self._object_classes(walk)
             return
         outputs = interchangeable_blocks(task)
         inputs = support_blocks(task, outputs)
         yield from classes(
-            inputs, outputs, self.viable, _families(inputs, interchangeable_families(task, outputs))
+            inputs, outputs, self.viable, _families(inputs, interchangeable_families(task, outputs)), walk
         )
 
-    def _object_classes(self) -> Iterator[tuple[tuple[int, ...], int]]:
-        """(attribute map, object map) classes lifted to concept permutations; pruned once whole."""
+    def _object_classes(self, walk: Walk | None) -> Iterator[tuple[tuple[int, ...], int]]:
+        """(attribute map, object map) classes lifted to concept permutations; pruned once whole.
+        The object maps under each attribute map walk that map's share of `walk`."""
         blocks = object_blocks(self.problem.task)
         n = self.problem.task.object_spec().count
         m = len(self.coding.sizes) // n
         for attrs, attr_size in classes(
             blocks["support attributes"], blocks["knowledge attributes"], lambda placed: True,
-            _families(blocks["support attributes"], blocks["knowledge attribute families"]),
+            _families(blocks["support attributes"], blocks["knowledge attribute families"]), walk,
         ):  # fmt: skip
             for objs, obj_size in classes(
                 blocks["support objects"], blocks["knowledge objects"], lambda placed: True,
                 _families(blocks["support objects"], blocks["knowledge object families"]),
+                None if walk is None else walk.nested(),
             ):  # fmt: skip
                 yield tuple(objs[i // m] * m + attrs[i % m] for i in range(m * n)), attr_size * obj_size
 
