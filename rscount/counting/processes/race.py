@@ -8,8 +8,9 @@ in the race as fast as alone. The slices start short and double each round up to
 race among methods that each answer in milliseconds takes milliseconds.
 An entrant that says how much of its work is done (`progress.known(work_done=share)`, or x_done=
 and x_total=) and, at the pace it has kept, expects to finish within the time the race has run,
-gets slices as long as the others' together: half of what they share, so it answers sooner, and
-they, even where the expectation fails, keep at least half of their shares.
+gets slices m + 1 times as long as the others' (m entrants sharing by turns): so it answers sooner,
+and they, even where the expectation fails, keep half of their shares (on one processor, each of
+the m - 1 others then has 1 / 2m of it).
 A helper (an entrant with a delay: it never answers, it finds bounds) runs at most its part of
 HELPER_SHARE of the processors' time since it joined, so the methods that answer keep nearly all of it.
 The first answer wins and the other children are killed; a method that declines (it does not apply,
@@ -100,7 +101,7 @@ def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = No
             running = _resume(turn, running, max(1, cores), progress, time.monotonic() - begun, share)
             length = min(SLICE, FIRST_SLICE * 2 ** min(slices * max(1, cores) // len(turn), 5))
             if _favoured(turn, time.monotonic() - begun, cores) in running:
-                length *= max(1, sum(1 for e in turn if e.delay == 0) - 1)
+                length *= len(_sharing(turn, cores)) + 1
             slices += 1
             if _slice(state, running, turn, length, progress):
                 _declines_sent(state)
@@ -189,11 +190,15 @@ def _resume(
     return running
 
 
+def _sharing(turn: list[Entrant], cores: int) -> list[Entrant]:
+    """The entrants that share processors by turns (helpers, and steady entrants where they hold a
+    processor, aside: they have their own shares)."""
+    return [e for e in turn if not (e.delay or (e.steady and cores > 1))]
+
+
 def _favoured(turn: list[Entrant], elapsed: float, cores: int) -> Entrant | None:
-    """The entrant that expects to finish soonest, if it expects to within `elapsed` seconds
-    (helpers, and steady entrants where they hold a processor, aside: they have their own shares)."""
-    shared = [e for e in turn if not (e.delay or (e.steady and cores > 1))]
-    expected = [(r, e) for e in shared if (r := e.remaining()) is not None]
+    """The sharing entrant that expects to finish soonest, if it expects to within `elapsed` seconds."""
+    expected = [(r, e) for e in _sharing(turn, cores) if (r := e.remaining()) is not None]
     soonest = min(expected, key=lambda pair: pair[0], default=None)
     return soonest[1] if soonest is not None and soonest[0] <= elapsed else None
 
