@@ -223,7 +223,7 @@ def test_an_entrant_that_expects_to_finish_soon_gets_most_of_a_processor_it_shar
     # equal shares until it expects to finish within the race's time (a third of its work), then
     # three quarters of the processor: about 1.5 s against 0.83 s (1.5 s each with equal shares)
     assert held["reports"] >= 1.3 * held["stalls"]
-    assert held["stalls"] >= 0.4 * held["reports"]  # it keeps half of its share
+    assert held["stalls"] >= 0.25 * held["reports"]  # half of its share kept: a third of the other's
 
 
 def test_an_entrant_that_expects_to_finish_soon_gets_longer_slices_than_the_others():
@@ -240,7 +240,8 @@ def test_an_entrant_that_expects_to_finish_soon_gets_longer_slices_than_the_othe
     # equal shares until it expects to finish within the race's time (a quarter of its work), then
     # two thirds of the processor: about 1.5 s against 0.66 s each (1.5 s each with equal shares)
     assert held["reports"] >= 1.3 * max(held["stalls"], held["stalls too"])
-    assert min(held["stalls"], held["stalls too"]) >= 0.3 * held["reports"]  # half of its share kept
+    # half of their shares kept: a quarter of the favoured one's time at least, a fifth on a busy machine
+    assert min(held["stalls"], held["stalls too"]) >= 0.2 * held["reports"]
 
 
 def test_the_time_left_is_read_off_the_share_of_the_work_reported_done():
