@@ -109,7 +109,7 @@ def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = No
             elapsed = time.monotonic() - begun
             waiting = [e for e in turn if e not in running and _may_run(e, elapsed, share)]
             if waiting:  # others wait: the running ones go to the back (a steady one keeps running)
-                for e in [e for e in running if not (e.steady and cores > 1)]:
+                for e in [e for e in running if not _holds_one(e, cores)]:
                     _signal(e, signal.SIGSTOP)
                     turn.remove(e)
                     turn.append(e)
@@ -177,7 +177,7 @@ def _resume(
 ) -> list[Entrant]:
     """The entrants that run this slice: those running, then the steady ones, then the next in turn
     up to `cores` (started if new and past its delay, resumed if paused)."""
-    for e in sorted(turn, key=lambda e: not (e.steady and cores > 1)):
+    for e in sorted(turn, key=lambda e: not _holds_one(e, cores)):
         if len(running) >= cores:
             break
         if e in running or not _may_run(e, elapsed, share):
@@ -193,7 +193,12 @@ def _resume(
 def _sharing(turn: list[Entrant], cores: int) -> list[Entrant]:
     """The entrants that share processors by turns (helpers, and steady entrants where they hold a
     processor, aside: they have their own shares)."""
-    return [e for e in turn if not (e.delay or (e.steady and cores > 1))]
+    return [e for e in turn if not (e.delay or _holds_one(e, cores))]
+
+
+def _holds_one(e: Entrant, cores: int) -> bool:
+    """Whether the entrant holds a processor of its own (steady, with others left to share)."""
+    return e.steady and cores > 1
 
 
 def _favoured(turn: list[Entrant], elapsed: float, cores: int) -> Entrant | None:
