@@ -214,7 +214,16 @@ def steps(reports, total: int = 30, each: float = 0.05) -> int:
     return 7
 
 
-def test_an_entrant_that_expects_to_finish_soon_gets_most_of_a_processor_it_shares_with_one_other():
+@pytest.fixture
+def fine_slices(monkeypatch):
+    """Slices a tenth of auto's, so that shares are measured over many turns: one turn more or less
+    (the race ends within a round) once moved a staller's time by a slice of 0.5 s out of 0.66 s."""
+    monkeypatch.setattr(race_module, "SLICE", 0.05)
+
+
+def test_an_entrant_that_expects_to_finish_soon_gets_most_of_a_processor_it_shares_with_one_other(
+    fine_slices,
+):
     # markov-chain on one processor: search, which reports the share of its tree walked, and decompose
     entrants = [Entrant("stalls", lambda reports: busy(3600)), Entrant("reports", steps)]
     outcome = race(entrants, cores=1)
@@ -226,7 +235,7 @@ def test_an_entrant_that_expects_to_finish_soon_gets_most_of_a_processor_it_shar
     assert held["stalls"] >= 0.25 * held["reports"]  # half of its share kept: a third of the other's
 
 
-def test_an_entrant_that_expects_to_finish_soon_gets_longer_slices_than_the_others():
+def test_an_entrant_that_expects_to_finish_soon_gets_longer_slices_than_the_others(fine_slices):
     # MNMath disentangled on one processor: source-tuples, which reports its tuples, held a third
     # of it beside decompose and search, which stall there (343 s; 236 s once favoured)
     entrants = [
