@@ -263,9 +263,9 @@ def test_the_time_left_is_read_off_the_share_of_the_work_reported_done():
     assert Entrant("m", steps, seconds=2.0, known=walked).remaining() == 6.0
 
 
-def test_helpers_together_hold_a_lone_processor_only_their_share_of_the_time(monkeypatch):
-    # two helpers with a tenth each took a fifth of a lone processor (MNMath disentangled: 45 of 236 s)
-    monkeypatch.setattr(race_module, "SLICE", 0.05)  # a helper passes its share by a slice at most
+def test_helpers_together_hold_a_lone_processor_only_their_share_of_the_time(fine_slices):
+    # two helpers with a tenth each took a fifth of a lone processor (MNMath disentangled: 45 of 236 s);
+    # short slices: a helper passes its share by a slice at most
     entrants = [
         Entrant("answers", lambda reports: busy(2.0, 42)),
         Entrant("bounds", lambda reports: busy(3600), delay=0.2),
