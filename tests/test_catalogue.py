@@ -6,6 +6,7 @@ tasks/`, not a test: a test would only repeat it against a wall clock."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -22,6 +23,7 @@ ROW = re.compile(r"^\| \[(?P<file>[^\]]+)\]\([^)]*\) \| (?P<cells>.*) \|$")
 ENUMERATE_MAX = 2000  # enumeration of the objects CNFs: about 40 models per second (kand-logic-2)
 ENUMERATE_ROWS = 120  # and only of small supports (forth-add, 361 rows of 6 concepts: minutes)
 HANG_SECONDS = 600  # only catches a hang: the slowest enumeration here takes about a minute
+loaded = functools.cache(load_task)  # each file read once per worker (all of them: 15 s)
 
 
 def documented() -> dict[str, dict[str, str]]:
@@ -42,7 +44,7 @@ def test_every_task_file_is_in_the_catalogue_and_nothing_else():
 
 @pytest.mark.parametrize("path", TASKS, ids=lambda p: p.stem)
 def test_the_catalogue_shows_a_count_the_files_pins_allow(path):
-    expect = load_task(path).expect
+    expect = loaded(path).expect
     assert expect, f"{path.name} pins no count"
     cells = documented()[path.name]
     if cells["exact / ±eps"] == "exact":
@@ -55,7 +57,7 @@ def test_the_catalogue_shows_a_count_the_files_pins_allow(path):
 
 @pytest.mark.parametrize("path", TASKS, ids=lambda p: p.stem)
 def test_small_pins_agree_with_enumeration(path):
-    task = load_task(path)
+    task = loaded(path)
     pinned = task.expect.get("count")
     if pinned is None or pinned > ENUMERATE_MAX or task.support.size > ENUMERATE_ROWS:
         pytest.skip("no small exact pin, or a large support")
@@ -65,7 +67,7 @@ def test_small_pins_agree_with_enumeration(path):
 @pytest.mark.parametrize("path", TASKS, ids=lambda p: p.stem)
 def test_the_catalogue_says_which_tasks_come_from_programs_and_which_have_program_twins(path):
     cell = documented()[path.name]["knowledge"]
-    program = load_task(path).program
+    program = loaded(path).program
     twin = path.with_suffix(".pl")
     if program:
         assert cell == f"program {program}"

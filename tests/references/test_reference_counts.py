@@ -1,11 +1,11 @@
 """The references themselves: brute_force_seen (only the seen values searched, the unseen ones a
 factor), concept by concept and vector by vector, equals the plain brute force, so tests may use it
-where domains are large."""
+where domains are large, and the random specs use it as their reference (Spec.brute_force)."""
 
 from __future__ import annotations
 
 from hypothesis import given, reject, settings
-from strategies.randomtasks import SETTINGS, Spec, offset_specs, specs
+from strategies.randomtasks import SETTINGS, Spec, offset_specs, specs, string_specs
 
 from references.bruteforce import brute_force_count, brute_force_seen
 
@@ -20,8 +20,8 @@ def _all(spec: Spec) -> tuple[int, int, int]:
     )
 
 
-@settings(max_examples=60, **SETTINGS)
-@given(specs(max_space=12) | offset_specs(boolean=False, max_space=12, max_rows=3))
+@settings(max_examples=100, **SETTINGS)
+@given(specs(max_space=12) | offset_specs(boolean=False, max_space=12, max_rows=3) | string_specs(max_rows=4))
 def test_searching_only_the_seen_values_counts_as_the_plain_brute_force(spec: Spec) -> None:
     try:
         plain, seen, by_rows = _all(spec)

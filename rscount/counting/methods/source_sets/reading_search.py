@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from .... import sat
 from ....encoding.inputs import example_inputs
-from ....knowledge.circuit import FALSE, CNFBuilder, compile_expr
+from ....knowledge.circuit import FALSE, CNFBuilder, Shared, compile_expr
 from ....progress import Progress
 from ....task.expressions import Expr, evaluate, free_names, normalise
 from ...budget import TooManyModels
@@ -66,6 +66,7 @@ class _Search:
         self.readings = readings
         self.labels, self.targets = readings.groups[g]
         self.builder = builder = CNFBuilder()
+        self.shared = Shared()  # rows reading the same values share their operators' gates
         self.allowed = [readings.allowed(t) for t in self.targets]
         self.x = [[builder.new_var() for _ in allowed] for allowed in self.allowed]
         for lits in self.x:
@@ -148,7 +149,7 @@ class _Search:
         inputs = example_inputs(builder, concepts, select)
         memo: dict[int, dict[object, int]] = {}
         for (expr, _), value in zip(self.exprs, self.wanted[r]):
-            builder.add([compile_expr(builder, expr, inputs, "labels", memo).get(value, FALSE)])
+            builder.add([compile_expr(builder, expr, inputs, "labels", memo, self.shared).get(value, FALSE)])
 
     def _wrong(self, chosen: NDArray[np.int64]) -> NDArray[np.int64]:
         """The plain rows (positions) whose labels these readings get wrong."""

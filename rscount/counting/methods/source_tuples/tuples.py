@@ -18,7 +18,9 @@ the sources left over in any order, each with any map.
 
 F_g is decided by a SAT solver on one-hot value maps, first on the group's first rows alone (a
 wrong tuple usually fails there), then counted by enumerating the models of all its rows, and by
-the value-map SDD when they are too many (rscount.counting.engines.value_maps).
+the value-map SDD when they are too many (rscount.counting.engines.value_maps). The rows are
+compiled into one CNF whose operator gates are shared between rows reading the same values (a
+template stamped per row, with fresh gates, took MNMath's SAT calls 40 s instead of 1.2 s).
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .... import sat
+from ....encoding.inputs import example_inputs
 from ....encoding.value_codes import Reading, ValueMapCoding
-from ....knowledge.circuit import CNFBuilder, exactly_one
+from ....knowledge.circuit import FALSE, CNFBuilder, Dom, Shared, compile_expr, exactly_one
 from ....knowledge.symmetry import interchangeable_blocks, interchangeable_families
 from ....progress import Progress
 from ....task.model import Task
@@ -170,17 +173,30 @@ class TupleFactor:
                 b.clauses.extend(exactly_one(onehot[i, v]))
             return onehot[i, v]
 
+        concepts = [self.coding.task.concepts[j] for j in group[1]]
+        exprs = self.coding.group_labels(group[0])
+        shared = Shared()
+
+        def state(fact: Reading | tuple[tuple[int, int, int], ...]) -> bool:
+            """Add a row's fact to the CNF; False when no value map gives its labels."""
+            if not isinstance(fact, Reading):
+                b.clauses.extend([code(i, v)[u]] for i, v, u in fact)
+                return True
+            inputs = example_inputs(b, concepts, lambda t, u: code(*fact.pairs[t])[u])
+            memo: dict[int, Dom] = {}
+            for (label, expr), value in zip(exprs, fact.values):
+                gate = compile_expr(b, expr, inputs, f"labels.{label}", memo, shared).get(value, FALSE)
+                if gate == FALSE:
+                    return False
+                b.add([gate])
+            return True
+
         stated = fed = 0
         with sat.solver(sat.REFUTE) as solver:
             for stage in (*STAGES, None):
                 for fact in itertools.islice(self.coding.row_facts(pi, group), stated, stage):
-                    if isinstance(fact, Reading):
-                        template = self.coding.template(group, fact.values)
-                        if template is None:
-                            return 0
-                        template.stamp(b, [x for i, v in fact.pairs for x in code(i, v)])
-                    else:
-                        b.clauses.extend([code(i, v)[u]] for i, v, u in fact)
+                    if not state(fact):
+                        return 0
                     stated += 1
                 solver.append_formula(b.clauses[fed:])
                 fed = len(b.clauses)
