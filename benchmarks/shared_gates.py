@@ -15,16 +15,14 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from suite import BENCH, REPO, environment
 
 from rscount import sat
-from rscount.counting.methods.source_tuples.tuples import GroupShape, SourceTuples, _completed
-from rscount.encoding.inputs import example_inputs
+from rscount.counting.methods.source_tuples.tuples import GroupShape, SourceTuples, _completed, state_reading
 from rscount.encoding.value_codes import Reading, ValueMapCoding
-from rscount.knowledge.circuit import FALSE, CNFBuilder, Shared, compile_expr, exactly_one
+from rscount.knowledge.circuit import CNFBuilder, Shared, exactly_one
 from rscount.knowledge.loading import load_task
 
 
@@ -35,23 +33,6 @@ def stamped(coding: ValueMapCoding, b: CNFBuilder, fact: Reading, codes: list[li
         return False
     template.stamp(b, [x for code in codes for x in code])
     return True
-
-
-def compiled(shared: Shared) -> Callable[..., bool]:
-    """The row's labels compiled into the CNF, operator gates shared through `shared`."""
-
-    def state(coding: ValueMapCoding, b: CNFBuilder, fact: Reading, codes: list[list[int]], group) -> bool:
-        concepts = [coding.task.concepts[j] for j in group[1]]
-        inputs = example_inputs(b, concepts, lambda t, u: codes[t][u])
-        memo: dict = {}
-        for (label, expr), value in zip(coding.group_labels(group[0]), fact.values):
-            gate = compile_expr(b, expr, inputs, f"labels.{label}", memo, shared).get(value, FALSE)
-            if gate == FALSE:
-                return False
-            b.add([gate])
-        return True
-
-    return state
 
 
 def factor_cnf(
@@ -70,11 +51,17 @@ def factor_cnf(
             b.clauses.extend(exactly_one(onehot[i, v]))
         return onehot[i, v]
 
-    state = stamped if way == "stamped" else compiled(Shared())
+    shared = Shared()
     unsatisfiable = False
     for fact in coding.row_facts(pi, group):
         if isinstance(fact, Reading):
-            if not state(coding, b, fact, [code(i, v) for i, v in fact.pairs], group):
+            codes = [code(i, v) for i, v in fact.pairs]
+            ok = (
+                stamped(coding, b, fact, codes, group)
+                if way == "stamped"
+                else state_reading(coding, b, group, fact, codes, shared)
+            )
+            if not ok:
                 unsatisfiable = True
                 break
         else:

@@ -173,8 +173,6 @@ class TupleFactor:
                 b.clauses.extend(exactly_one(onehot[i, v]))
             return onehot[i, v]
 
-        concepts = [self.coding.task.concepts[j] for j in group[1]]
-        exprs = self.coding.group_labels(group[0])
         shared = Shared()
 
         def state(fact: Reading | tuple[tuple[int, int, int], ...]) -> bool:
@@ -182,14 +180,7 @@ class TupleFactor:
             if not isinstance(fact, Reading):
                 b.clauses.extend([code(i, v)[u]] for i, v, u in fact)
                 return True
-            inputs = example_inputs(b, concepts, lambda t, u: code(*fact.pairs[t])[u])
-            memo: dict[int, Dom] = {}
-            for (label, expr), value in zip(exprs, fact.values):
-                gate = compile_expr(b, expr, inputs, f"labels.{label}", memo, shared).get(value, FALSE)
-                if gate == FALSE:
-                    return False
-                b.add([gate])
-            return True
+            return state_reading(self.coding, b, group, fact, [code(i, v) for i, v in fact.pairs], shared)
 
         stated = fed = 0
         with sat.solver(sat.REFUTE) as solver:
@@ -212,6 +203,27 @@ class TupleFactor:
                     return None
         unconstrained = [s for s in beta for v in self.coding.seen[s] if (s, v) not in onehot]
         return models * int(math.prod(sizes[pi[s]] for s in unconstrained))
+
+
+def state_reading(
+    coding: ValueMapCoding,
+    b: CNFBuilder,
+    group: Group,
+    fact: Reading,
+    codes: Sequence[list[int]],
+    shared: Shared,
+) -> bool:
+    """Compile a Reading's labels into `b` over the one-hot codes of its sources' values (in the
+    group's concept order), operator gates shared through `shared` with the other rows; False when
+    no value map gives them."""
+    inputs = example_inputs(b, [coding.task.concepts[j] for j in group[1]], lambda t, u: codes[t][u])
+    memo: dict[int, Dom] = {}
+    for (label, expr), value in zip(coding.group_labels(group[0]), fact.values):
+        gate = compile_expr(b, expr, inputs, f"labels.{label}", memo, shared).get(value, FALSE)
+        if gate == FALSE:
+            return False
+        b.add([gate])
+    return True
 
 
 def _completed(k: int, targets: Sequence[int], beta: Sequence[int]) -> tuple[int, ...]:
