@@ -7,7 +7,7 @@ import math
 from itertools import permutations, product
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies.randomtasks import SETTINGS, Spec, grouped_specs, specs, symmetric_specs
 from support import REPO, backend_count, backend_result
@@ -86,6 +86,7 @@ def test_classes_with_block_families_cover_every_permutation_once(size, count, r
     seed=st.integers(0, 2**16),
     families=st.booleans(),
 )
+@example(k=5, in_cuts=[1], out_cuts=[1, 3], seed=0, families=False)  # nested shares summing to 1 + 2^-52
 def test_the_walk_reports_a_rising_share_that_ends_at_the_whole_tree(k, in_cuts, out_cuts, seed, families):
     """Pruned or not, nested under an outer walk or not: no report is smaller than the last, none
     passes 1, and the shares walked add up to the whole tree."""

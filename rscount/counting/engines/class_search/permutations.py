@@ -34,9 +34,10 @@ class Walk:
 
     def nested(self) -> Walk:
         """A walk of a tree hung under the last class yielded: its shares are that class's share
-        split further."""
+        split further (a share summed past 1 by rounding is taken as 1, so that the outer walk's
+        next report, base + leaf, is never below the last nested one)."""
         base, leaf, report = self.share, self.leaf, self.report
-        return Walk(None if report is None else lambda share: report(base + leaf * share))
+        return Walk(None if report is None else lambda share: report(base + leaf * min(share, 1.0)))
 
 
 def classes(
