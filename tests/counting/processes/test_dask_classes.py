@@ -23,8 +23,8 @@ SDD_OIA = REPO / "tasks" / "sdd-oia.yaml"  # 684 permutation classes, each with 
 SDD_OIA_AMBULANCE = REPO / "tasks" / "sdd-oia-ambulance.yaml"
 
 
-@pytest.fixture(scope="module")
-def dask_address():
+def local_cluster():
+    """A scheduler and two worker processes on this machine, its address yielded."""
     # dask[distributed] is in the `test` extra (pyproject.toml): missing, these tests fail, not skip
     import distributed
 
@@ -32,6 +32,11 @@ def dask_address():
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         yield cluster.scheduler_address
+
+
+dask_address = pytest.fixture(local_cluster, scope="module", name="dask_address")
+# a cluster of its own for a test that kills workers: the others never wait on their restart
+dying_address = pytest.fixture(local_cluster, name="dying_address")
 
 
 # the library's tasks with many permutation classes (benchmarks/library.md), with their pins
@@ -49,7 +54,7 @@ def test_a_count_on_dask_equals_the_local_count(dask_address, path, classes, pin
 
 
 @pytest.mark.parametrize("deaths", [1, 2], ids=["one worker", "both workers"])
-def test_workers_killed_mid_count_cost_only_their_classes(dask_address, tmp_path, deaths) -> None:
+def test_workers_killed_mid_count_cost_only_their_classes(dying_address, tmp_path, deaths) -> None:
     task = load_task(SDD_OIA)
     classes = list(ClassSearch(CountProblem(task, task.mode)))
     markers = [tmp_path / f"death {i}" for i in range(deaths)]
@@ -69,7 +74,7 @@ def test_workers_killed_mid_count_cost_only_their_classes(dask_address, tmp_path
 
         return Dying()
 
-    with DaskClassWorkers(dying_counter, dask_address) as workers:
+    with DaskClassWorkers(dying_counter, dying_address) as workers:
         total = sum(models * size for models, size in workers.counts(classes))
     assert all(marker.exists() for marker in markers)  # the workers did die in the middle of the count
     assert total == 38172072960  # the pin of MANY_CLASSES
