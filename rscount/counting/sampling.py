@@ -7,7 +7,8 @@ the scores lie in [0, 1], so Hoeffding's bound in its Kullback-Leibler form give
 mu at any confidence. Intervals are reported after 2^j batches with error budget delta / 2^(j+1),
 so that all of them hold at once with probability at least 1 - delta, whenever the count is
 stopped. Where maps are rare (MNMath disentangled: about 1 map in 10^48) no draw keeps every row
-and the interval says only that the count is small next to all maps."""
+and the interval says only that the count is small next to all maps; search probes then give a
+lower bound instead (rscount.counting.probes)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from ..progress import Progress
 from ..task.model import Mode
 from .budget import Declined, Unsuited
 from .engines.group_tables import MISSING, GroupTables
+from .probes import probed_lower_bounds
 from .problem import CountProblem
 
 DELTA = 0.01  # every interval reported holds with probability at least 1 - DELTA
@@ -158,7 +160,8 @@ def kl_interval(mean: float, draws: int, budget: float) -> tuple[float, float]:
 def sampled_estimates(problem: CountProblem, reports: Progress) -> NoReturn:
     """Report ever narrower sampled intervals (`progress.known(estimate=...)`), never the count;
     stop (Declined) once an interval's ends are within NARROW of each other or MAX_DRAWS maps are
-    drawn, so that the processor goes back to the methods that count exactly."""
+    drawn, so that the processor goes back to the methods that count exactly. Where the first batch
+    keeps no row, search probes (rscount.counting.probes) take over from the uniform draws."""
     sampler = MapSampler(problem)
     rng = np.random.default_rng(SEED)
     size = sampler.batch()
@@ -169,13 +172,16 @@ def sampled_estimates(problem: CountProblem, reports: Progress) -> NoReturn:
         batches += 1
         if batches == due:
             found = sampler.interval(total, draws, DELTA / 2 ** (j + 1))
-            reports.known(
-                estimate=found.estimate,
-                estimate_low=found.low,
-                estimate_high=found.high,
-                estimate_draws=found.draws,
-                estimate_confidence=found.confidence,
-            )
+            fields = {
+                "estimate": found.estimate,
+                "estimate_low": found.low,
+                "estimate_high": found.high,
+                "estimate_draws": found.draws,
+                "estimate_confidence": found.confidence,
+            }
+            reports.known(**fields)
+            if total == 0:  # optimal maps too rare to draw: probes find some
+                probed_lower_bounds(problem, reports, fields)
             if found.high <= NARROW * found.low or draws >= MAX_DRAWS:
                 raise Declined(f"sampled estimate: done after {draws} draws")
             j, due = j + 1, due * 2

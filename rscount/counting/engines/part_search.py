@@ -5,18 +5,21 @@ masks of allowed images."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..budget import TooManyNodes
 from .search_plans import Part, Picker, Plan
-from .slot_orders import ORDERS, SIZED, Constraint, Slot
+from .slot_orders import ORDERS, SIZED, Constraint, Slot, fail_first
 
 MEMO_ENTRIES = 1 << 20  # memoised subtrees (or cached masks) kept before they are emptied
 MEMO_TRIAL = 1024  # look-ups at a depth before a depth that never hit stops memoising
 FIRST_TURN = 4096  # search nodes of each order's first turn
 LEAD = 4  # the leading order's turns are this many times the others'
+FORWARD = 4096  # a probe checks a row before its last slot only if at most this many completions
 EXPLORE = 8  # every this many parts, the order that goes first is not the cheapest so far
 LabelId = Callable[[tuple[int, ...]], int]  # the label id of a tuple of value numbers
 Read = tuple[int, tuple[int, ...]]  # a group, and per target the slot of a constraint it reads
@@ -44,6 +47,8 @@ class Owner(Protocol):
     ) -> MaskCheck: ...
 
     def cached(self) -> None: ...
+
+    completable: dict[tuple[Any, ...], int]  # probes' allowed images of a slot, by row and known images
 
 
 class _OutOfNodes(Exception):
@@ -271,3 +276,82 @@ class _Search:
                 return found
             n, entering = n - 1, False
             totals[n] += found
+
+
+def probe_part(
+    part: Part,
+    sizes: dict[Slot, int],
+    reading: tuple[int, ...],
+    pins: dict[Slot, int],
+    reads: list[Read],
+    owner: Owner,
+    rng: random.Random,
+) -> int:
+    """One random probe down the part's search tree (Knuth's estimator): slots in fail-first order,
+    each given an image drawn uniformly among those that leave every row reading it completable, and
+    the probe worth the product of how many images each depth allowed (0 at a dead end). An image
+    left out has no valid map below it, so over the draws the probe's expectation is the count."""
+    key = ("fail_first", tuple(sorted((s, sizes[s]) for s in part.slots)))
+    if key not in part.orders:
+        part.orders[key] = tuple(fail_first(part.constraints, part.slots, sizes))
+    plan = part.plan(part.orders[key])
+    fixed = plan.fixed(reading, pins)
+    size = [sizes[s] for s in plan.order]
+    labels = [owner.reader(g, order) for g, order in reads]
+    image = [0] * len(plan.order)
+    weight = 1
+    for n, touching in enumerate(plan.touching()):
+        owner.nodes += 1
+        mask = (1 << size[n]) - 1
+        for images in fixed[n]:
+            for p, w in images:
+                if p == n:
+                    mask &= 1 << w
+                elif image[p] != w:
+                    mask = 0
+        for at, want, tag in touching:
+            if not mask:
+                return 0
+            earlier = tuple(dict.fromkeys(p for p in at if p < n))
+            later = tuple(dict.fromkeys(p for p in at if p > n))
+            free = tuple(size[p] for p in later)
+            if math.prod(free) > FORWARD and n < max(at):
+                continue  # too many completions to look through: checked once its last slot is due
+            pattern = tuple(earlier.index(p) if p < n else -1 if p == n else -2 - later.index(p) for p in at)
+            known = tuple(image[p] for p in earlier)
+            found = (reads[tag], want, pattern, free, size[n], known)
+            bits = owner.completable.get(found)
+            if bits is None:
+                bits = owner.completable[found] = _completable(
+                    labels[tag], want, pattern, free, size[n], known
+                )
+                if len(owner.completable) > MEMO_ENTRIES:
+                    owner.completable.clear()
+            mask &= bits
+        if not mask:
+            return 0
+        allowed = [u for u in range(size[n]) if mask >> u & 1]
+        weight *= len(allowed)
+        image[n] = allowed[rng.randrange(len(allowed))]
+    return weight
+
+
+def _completable(
+    label: LabelId,
+    want: int | None,
+    pattern: tuple[int, ...],
+    free: tuple[int, ...],
+    size: int,
+    known: tuple[int, ...],
+) -> int:
+    """The images u (bit u) of a slot with which some images of the `free` slots give a row its
+    label: `pattern` says per target which slot it reads (k >= 0: known[k], -1: the slot, -2 - j:
+    the j-th free slot)."""
+    bits = 0
+    for u in range(size):
+        for rest in itertools.product(*map(range, free)):
+            values = tuple(known[k] if k >= 0 else u if k == -1 else rest[-2 - k] for k in pattern)
+            if label(values) == want:
+                bits |= 1 << u
+                break
+    return bits

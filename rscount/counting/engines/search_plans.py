@@ -53,8 +53,19 @@ class Plan:
                 frontier[n].append(p)
         self.frontier = [picker(tuple(f)) for f in frontier]
         self.none: list[list[Images]] = [[] for _ in self.order]
+        self._touching: list[list[Check]] | None = None
         self.lookups = [0] * len(self.order)
         self.hits = [0] * len(self.order)
+
+    def touching(self) -> list[list[Check]]:
+        """Per depth, the label checks of the rows that read its slot (built on first use)."""
+        if self._touching is None:
+            self._touching = [[] for _ in self.order]
+            for checks in self.labels:
+                for check in checks:
+                    for p in set(check[0]):
+                        self._touching[p].append(check)
+        return self._touching
 
     def fixed(self, reading: tuple[int, ...], pins: dict[Slot, int]) -> list[list[Images]]:
         """The images the supervised rows want, per depth, when target t reads the source at sorted

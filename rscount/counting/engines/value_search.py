@@ -17,6 +17,7 @@ no row reads multiply by their domain size."""
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,7 +26,7 @@ from ...errors import TaskError
 from ...task.expressions import evaluate, normalise
 from . import part_search
 from .group_tables import MISSING, Group, GroupTables
-from .part_search import Allowed, LabelId, MaskCheck, Masker, Read, count_part
+from .part_search import Allowed, LabelId, MaskCheck, Masker, Read, count_part, probe_part
 from .search_plans import Skeleton, picker
 from .slot_orders import Constraint
 
@@ -55,6 +56,7 @@ class ValueSearch:
         self.tabled: dict[int, list[int]] = {}  # per group with a label table, its label ids
         self.patterns: dict[tuple[int, int], tuple[int, ...]] = {}  # by hole and length
         self.entries = 0  # entries of those caches
+        self.completable: dict[tuple[Any, ...], int] = {}  # probes' allowed images (part_search)
 
     def reader(self, g: int, reading: tuple[int, ...]) -> LabelId:
         """Group g's label id of images listed in a constraint's slot order, where target t reads
@@ -154,24 +156,29 @@ class ValueSearch:
         parts, spent = self.spent.get(order, (0, 0))
         self.spent[order] = (parts + finished, spent + nodes)
 
-    def count(self, g: int, sources: tuple[int, ...], pinned: int | None = None) -> int:
+    def count(
+        self, g: int, sources: tuple[int, ...], pinned: int | None = None, rng: random.Random | None = None
+    ) -> int:
         """Group g's factor when its t-th target concept reads ground-truth concept sources[t]; with
-        `pinned` (a source feeding its own concept), only the maps that keep its seen values."""
+        `pinned` (a source feeding its own concept), only the maps that keep its seen values; with
+        `rng`, one random probe per part instead (an unbiased estimate of the factor)."""
         ordered = tuple(sorted(sources))
         skeleton = self._skeleton(((g, ordered),), (ordered, tuple(self.groups[g][1])))
         reading = tuple(ordered.index(s) for s in sources)
-        return self._count(skeleton, [(g, reading)], reading, [(g, sources)], pinned)
+        return self._count(skeleton, [(g, reading)], reading, [(g, sources)], pinned, rng)
 
-    def count_shared(self, pi: tuple[int, ...], pinned: int | None = None) -> int:
+    def count_shared(
+        self, pi: tuple[int, ...], pinned: int | None = None, rng: random.Random | None = None
+    ) -> int:
         """The value maps valid with permutation pi when they are shared by all objects (one map
         binds every group, but each row's labels are checked group by group, as soon as that group's
-        slots are assigned); `pinned` as in count."""
+        slots are assigned); `pinned` and `rng` as in count."""
         where = {j: i for i, j in enumerate(pi)}
         feeds = tuple((g, tuple(where[j] for j in targets)) for g, (_, targets) in enumerate(self.groups))
         concepts = tuple(range(len(pi)))
         skeleton = self._skeleton(feeds, (tuple(where[j] for j in concepts), concepts))
         reads = [(g, tuple(range(len(targets)))) for g, (_, targets) in enumerate(self.groups)]
-        return self._count(skeleton, reads, concepts, list(feeds), pinned)
+        return self._count(skeleton, reads, concepts, list(feeds), pinned, rng)
 
     def _count(
         self,
@@ -180,9 +187,12 @@ class ValueSearch:
         reading: tuple[int, ...],
         feeds: list[tuple[int, tuple[int, ...]]],
         pinned: int | None,
+        rng: random.Random | None,
     ) -> int:
-        """The product of the skeleton's parts' counts: `reads[t]` says how the constraints tagged t
-        read their group's labels, `feeds` are (group, sources of its targets) for the image counts."""
+        """The product of the skeleton's parts' counts (with `rng`, of one probe of each part, drawn
+        independently, so the product's expectation is the count): `reads[t]` says how the
+        constraints tagged t read their group's labels, `feeds` are (group, sources of its targets)
+        for the image counts."""
         if skeleton.impossible:
             return 0
         coding = self.coding
@@ -196,7 +206,9 @@ class ValueSearch:
         total = 1
         for part in skeleton.parts:
             sizes = {slot: into[slot[0]] for slot in part.slots}
-            if part.constraints:
+            if part.constraints and rng is not None:
+                total *= probe_part(part, sizes, reading, pins, reads, self, rng)
+            elif part.constraints:
                 total *= count_part(part, sizes, reading, pins, reads, self)
             else:
                 total *= math.prod(1 if slot in pins else sizes[slot] for slot in part.slots)

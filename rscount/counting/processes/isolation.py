@@ -153,7 +153,7 @@ def _process_memory(pid: int) -> int:
 def known_text(known: Known) -> str:
     """`at least 1200 optimal maps (3 of 40 classes counted)`, `at least 1200 and at most 5000
     optimal maps (...)`, a count whose cross-check was stopped, or '' when nothing is known; then
-    the sampled estimate, if any, with its confidence."""
+    the sampled estimate, if any, with its confidence, and the search probes' lower bound."""
     sampled = ""
     if "estimate" in known:
         confidence = f"{known['estimate_confidence']:.0%}"
@@ -161,6 +161,16 @@ def known_text(known: Known) -> str:
             f"{known['estimate_draws']} uniformly drawn maps put the count between "
             f"{number_text(known['estimate_low'], 40)} and {number_text(known['estimate_high'], 40)} "
             f"with probability at least {confidence} (estimate {number_text(known['estimate'], 40)})"
+        )
+    if "estimate_probes" in known:
+        probed, mean = known["estimate_probes"], number_text(known["estimate_probe_mean"], 40)
+        sampled += (
+            f"; {probed} random search probes put it at least {number_text(known['estimate_at_least'], 40)} "
+            f"with probability at least {confidence} (their mean, unbiased but with no bound on its "
+            f"error: {mean})"
+            if known["estimate_at_least"]
+            else f"; {probed} random search probes have a mean of {mean} (unbiased but with no bound "
+            "on its error; too few kept every row for a lower bound)"
         )
     if "lower_bound" not in known and "upper_bound" not in known:
         return sampled

@@ -12,6 +12,8 @@ and object permutations are built the same way."""
 
 from __future__ import annotations
 
+import math
+import random
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -147,21 +149,45 @@ class Counter:
                 return False
         return True
 
-    def models(self, pi: tuple[int, ...], pinned: int | None = None) -> int:
+    def models(self, pi: tuple[int, ...], pinned: int | None = None, rng: random.Random | None = None) -> int:
         """N(pi): the optimal maps with permutation pi; with `pinned` = j (where pi[j] = j), those
-        whose value map f_j is the identity."""
+        whose value map f_j is the identity; with `rng`, an unbiased estimate of it instead (one
+        random probe of each group's value search, nothing cached)."""
         where = {j: i for i, j in enumerate(pi)}
         total = self.coding.unseen_factor(pi)
         if pinned is not None:
             total //= self.coding.sizes[pinned] ** (self.coding.sizes[pinned] - len(self.coding.seen[pinned]))
         if self.shared:
-            return total * self.search.count_shared(pi, pinned)
+            return total * self.search.count_shared(pi, pinned, rng)
         for g, (_, targets) in enumerate(self.groups):
             sources = tuple(where[j] for j in targets)
-            total *= self._factor(g, sources, pinned if pinned in sources else None)
+            held = pinned if pinned in sources else None
+            if rng is None:
+                total *= self._factor(g, sources, held)
+            else:
+                total *= self.search.count(g, sources, held, rng)
             if not total:
                 return 0
         return total
+
+    def permutations(self) -> int:
+        """How many concept permutations the count sums over: k!, or n! m! in the objects mode."""
+        k = len(self.coding.sizes)
+        if self.problem.mode != Mode.OBJECTS:
+            return math.factorial(k)
+        n = self.problem.task.object_spec().count
+        return math.factorial(n) * math.factorial(k // n)
+
+    def random_permutation(self, rng: random.Random) -> tuple[int, ...]:
+        """A permutation drawn uniformly among those the count sums over (in the objects mode, an
+        object and an attribute permutation lifted to the concepts)."""
+        k = len(self.coding.sizes)
+        if self.problem.mode != Mode.OBJECTS:
+            return tuple(rng.sample(range(k), k))
+        n = self.problem.task.object_spec().count
+        m = k // n
+        objs, attrs = rng.sample(range(n), n), rng.sample(range(m), m)
+        return tuple(objs[i // m] * m + attrs[i % m] for i in range(k))
 
     def _factor(self, g: int, sources: tuple[int, ...], pinned: int | None = None) -> int:
         """Group g's factor when its targets are fed by `sources` (cached)."""
