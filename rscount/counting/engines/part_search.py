@@ -315,7 +315,7 @@ def probe_part(
             earlier = tuple(dict.fromkeys(p for p in at if p < n))
             later = tuple(dict.fromkeys(p for p in at if p > n))
             free = tuple(size[p] for p in later)
-            if math.prod(free) > FORWARD and n < max(at):
+            if math.prod(free) > FORWARD:
                 continue  # too many completions to look through: checked once its last slot is due
             pattern = tuple(earlier.index(p) if p < n else -1 if p == n else -2 - later.index(p) for p in at)
             known = tuple(image[p] for p in earlier)
