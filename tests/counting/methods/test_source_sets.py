@@ -13,7 +13,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import assume, event, given, settings
+from hypothesis import assume, event, given, reject, settings
 from hypothesis import strategies as st
 from strategies.randomtasks import (
     SETTINGS,
@@ -94,7 +94,11 @@ def test_random_cnf_counts_agree_with_decomposition(bits, clauses, fraction, see
     rng = random.Random(seed)
     rows = sorted(rng.sample(list(product((0, 1), repeat=bits)), max(1, int(fraction * 2**bits))))
     task = builtin_task("random", bits, [list(r) for r in rows], clauses=random_cnf(bits, clauses, 3, seed))
-    assert both_ways(task) == counted(task, "decompose")
+    try:
+        found = both_ways(task)
+    except TooManyModels:  # source-sets declines past its listing budget (8 bits, 12 clauses, seed 360)
+        reject()
+    assert found == counted(task, "decompose")
 
 
 def test_sdd_oia_with_over_a_million_classes_counts_in_seconds():
