@@ -4,12 +4,13 @@ the classes counted) reaches the error, the JSON output and the API; the bound i
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from references.bruteforce import brute_force_objects
+from references.bruteforce import brute_force_maps, brute_force_objects
 from strategies.randomtasks import SETTINGS, offset_specs, specs, string_specs
 from support import REPO
 
@@ -72,6 +73,16 @@ def test_decompose_reports_growing_lower_bounds_that_end_at_the_count(spec, list
     if listed_first and result.details["search"] == "sat":  # bounds while the classes are listed
         listing = [r["classes_found"] for r in progress.reports if r["classes_done"] == 0]
         assert listing == list(range(1, result.details["classes"] + 1))
+    # the permutations the classes counted hold: rising to every permutation with an optimal map
+    # (those of classes that SAT found, and only those) and no further than k!
+    held = [r["permutations_done"] for r in progress.reports]
+    assert held == sorted(held) and {r["permutations_total"] for r in progress.reports} == {
+        math.factorial(len(spec.sizes))
+    }
+    rows, supervised = [spec.vector(r) for r in spec.support], {spec.vector(r) for r in spec.supervised}
+    optimal = {pi for pi, _ in brute_force_maps(spec.domains, spec.label, rows, supervised)}
+    assert len(optimal) <= held[-1] <= math.factorial(len(spec.sizes))
+    assert result.details["search"] != "sat" or held[-1] == len(optimal)
 
 
 @settings(max_examples=40, **SETTINGS)
@@ -131,6 +142,15 @@ def test_a_search_stopped_says_the_share_of_its_permutation_tree_it_walked():
 def test_a_search_stopped_while_listing_says_how_many_classes_it_found():
     known = {"lower_bound": 192, "classes_done": 0, "classes_found": 3}
     assert known_text(known) == "at least 192 optimal maps (3 permutation classes found so far, none counted)"
+
+
+def test_decompose_stopped_while_counting_as_it_lists_says_how_many_it_counted_and_their_share():
+    known = {"lower_bound": 500, "classes_done": 2, "classes_found": 3, "classes_total": None,
+             "permutations_done": 999, "permutations_total": 1000}  # fmt: skip
+    assert known_text(known) == (
+        "at least 500 optimal maps (3 permutation classes found so far, 2 counted; the classes counted "
+        "hold 99% of the concept permutations)"
+    )
 
 
 def test_json_output_at_the_time_limit_says_what_is_known(cli):

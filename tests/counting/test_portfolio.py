@@ -261,6 +261,8 @@ def test_the_time_left_is_read_off_the_share_of_the_work_reported_done():
     assert Entrant("m", steps, seconds=2.0, known={"lower_bound": 5}).remaining() is None
     walked = {"lower_bound": 5, "classes_done": 2, "work_done": 0.25}  # search: a quarter of its tree
     assert Entrant("m", steps, seconds=2.0, known=walked).remaining() == 6.0
+    held = {"lower_bound": 5, "classes_done": 2, "permutations_done": 10, "permutations_total": 40}
+    assert Entrant("m", steps, seconds=2.0, known=held).remaining() == 6.0  # decompose's classes counted
 
 
 def test_helpers_together_hold_a_lone_processor_only_their_share_of_the_time(fine_slices):
@@ -276,6 +278,23 @@ def test_helpers_together_hold_a_lone_processor_only_their_share_of_the_time(fin
     elapsed = time.monotonic() - started
     assert outcome.winner is entrants[0]
     helped = entrants[1].seconds + entrants[2].seconds
+    assert 0 < helped <= race_module.HELPER_SHARE * elapsed + 2 * race_module.SLICE
+
+
+def test_helpers_take_their_share_from_the_processor_search_leaves_not_from_both(fine_slices):
+    # with a tenth of both processors, the helpers took a fifth of the one search did not hold
+    # (random 3-CNF on 8 bits: 13 s of 73, decompose answering after 30 s of its own)
+    entrants = [
+        Entrant("search", lambda reports: busy(3600), steady=True),
+        Entrant("answers", lambda reports: busy(2.0, 42)),
+        Entrant("bounds", lambda reports: busy(3600), delay=0.2),
+        Entrant("samples", lambda reports: busy(3600), delay=0.2),
+    ]
+    started = time.monotonic()
+    outcome = race(entrants, cores=2)
+    elapsed = time.monotonic() - started
+    assert outcome.winner is entrants[1]
+    helped = entrants[2].seconds + entrants[3].seconds
     assert 0 < helped <= race_module.HELPER_SHARE * elapsed + 2 * race_module.SLICE
 
 

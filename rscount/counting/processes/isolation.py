@@ -13,12 +13,14 @@ carrying the child's traceback.
 from __future__ import annotations
 
 import ctypes
+import math
 import multiprocessing
 import os
 import signal
 import time
 import traceback
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, TypeVar
 
 from ...errors import MemoryLimitExceeded, RscountError, TimeLimitExceeded
@@ -189,11 +191,15 @@ def known_text(known: Known) -> str:
     elif total is not None:
         what = f"{done} of {total} permutation classes counted"
     elif "classes_found" in known:
-        what = f"{known['classes_found']} permutation classes found so far, none counted"
+        counted = f"{done} counted" if done else "none counted"
+        what = f"{known['classes_found']} permutation classes found so far, {counted}"
     else:
         what = f"{done} permutation classes counted, more not yet found"
     if "work_done" in known:
-        what += f", {known['work_done']:.0%} of the permutation tree walked"
+        what += f", {_percent(known['work_done'])} of the permutation tree walked"
+    if "permutations_done" in known:
+        share = Fraction(known["permutations_done"], known["permutations_total"])
+        what += f"; the classes counted hold {_percent(share)} of the concept permutations"
     rows = known.get("upper_bound_rows")
     if rows:
         what += f"; the upper bound counts the first {rows} support rows alone"
@@ -201,6 +207,11 @@ def known_text(known: Known) -> str:
         what += "; the upper bound is the number of maps there are, optimal or not"
     certain = f"at least {lower}{upper} optimal maps ({what})"
     return f"{certain}; {sampled}" if sampled else certain
+
+
+def _percent(share: float | Fraction) -> str:
+    """A share as a whole percentage rounded down: 100% only when the work is done."""
+    return f"{math.floor(share * 100)}%"
 
 
 def start_process(process: multiprocessing.process.BaseProcess) -> None:

@@ -12,7 +12,8 @@ gets slices m + 1 times as long as the others' (m entrants sharing by turns): so
 and they, even where the expectation fails, keep half of their shares (on one processor, each of
 the m - 1 others then has 1 / 2m of it).
 A helper (an entrant with a delay: it never answers, it finds bounds) runs at most its part of
-HELPER_SHARE of the processors' time since it joined, so the methods that answer keep nearly all of it.
+HELPER_SHARE of the time of the processors shared by turns (those no steady entrant holds) since it
+joined, so the methods that answer keep nearly all of it.
 The first answer wins and the other children are killed; a method that declines (it does not apply,
 or passed its budget) leaves its turn to the next. What the children establish on the way
 (`progress.known`: lower bounds) is merged and passed up, the best of each kind kept."""
@@ -37,9 +38,10 @@ from .isolation import die_with_parent, start_process
 
 SLICE = 0.5  # seconds a running method keeps the processor before the next one's turn (at most)
 FIRST_SLICE = 0.02  # the first round's slice
-# The helpers' share of the processors, together: with equal shares, auto's two helpers took two thirds
-# of the processor the answering methods shared (kandy-hard-17: decompose 46 s alone, 89 s in the
-# race); with a tenth each, a fifth of a lone processor (MNMath disentangled: 45 of 236 s).
+# The helpers' share of the processors shared by turns, together: with equal shares, auto's two
+# helpers took two thirds of the processor the answering methods shared (kandy-hard-17: decompose
+# 46 s alone, 89 s in the race); with a tenth of both processors each, a fifth of the one search did
+# not hold (random 3-CNF on 8 bits, 51 rows: 13 of 73 s, decompose answering after 30 s of its own).
 HELPER_SHARE = 0.1
 
 
@@ -95,7 +97,8 @@ def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = No
     begun = time.monotonic()
     slices = 0
     helpers = sum(1 for e in state.entrants if e.delay)
-    share = HELPER_SHARE * max(1, cores) / max(1, helpers)  # of the wall-clock time, per helper
+    shared = max(1, cores - sum(1 for e in state.entrants if _holds_one(e, cores)))
+    share = HELPER_SHARE * shared / max(1, helpers)  # of the wall-clock time, per helper
     try:
         while any(e.delay == 0 for e in turn):  # helpers alone do not keep a race going
             running = _resume(turn, running, max(1, cores), progress, time.monotonic() - begun, share)

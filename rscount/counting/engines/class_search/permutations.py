@@ -9,7 +9,19 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 
+from ....task.model import Mode, Task
+
 REPORT_EVERY = 0.25  # seconds between a walk's reports (at least)
+
+
+def permutations_summed(task: Task, mode: Mode) -> int:
+    """How many concept permutations a count in `mode` sums over: k!, or n! m! in the objects mode
+    (n objects of m attributes); the class sizes of every class add up to it."""
+    k = len(task.concepts)
+    if mode != Mode.OBJECTS:
+        return math.factorial(k)
+    n = task.object_spec().count
+    return math.factorial(n) * math.factorial(k // n)
 
 
 class Walk:

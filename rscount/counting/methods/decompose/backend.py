@@ -14,6 +14,7 @@ from ....progress import Progress
 from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget
 from ...engines.class_counts import ClassCounter
+from ...engines.class_search.permutations import permutations_summed
 from ...engines.class_search.search import ClassSearch
 from ...problem import CountProblem
 from ...processes.class_workers import ClassWorkers
@@ -44,7 +45,7 @@ class DecomposeBackend:
         search = ClassSearch(
             problem, progress, budget, checker.check if checker and checker.tabulated else None
         )
-        bound = _Bound(progress, search.strategy == "sat")
+        bound = _Bound(progress, search.strategy == "sat", permutations_summed(problem.task, problem.mode))
         found: Iterable[tuple[tuple[int, ...], int]] = _announced(search, bound)
         if budget.max_classes is not None:  # every class found before any is counted
             found = list(found)
@@ -68,12 +69,17 @@ class _Bound:
     """The sum so far, and the sizes of classes the SAT search found but that are not yet counted:
     every member of such a class has an optimal map (the solver found one for its leader, symmetry
     carries it to the others), so together they are a lower bound, reported as it grows (MNMath,
-    disentangled, 40 rows: 549 classes found, none counted in a minute: at least 35136 maps)."""
+    disentangled, 40 rows: 549 classes found, none counted in a minute: at least 35136 maps).
+    Also reported: how many of the `permutations` summed over the classes counted hold, which a
+    race uses to favour a count near its end (classes that pruning drops are never counted, so
+    their permutations count as work still to do: pruning only makes a count look farther from
+    its end)."""
 
-    def __init__(self, progress: Progress | None, by_sat: bool) -> None:
+    def __init__(self, progress: Progress | None, by_sat: bool, permutations: int) -> None:
         self.progress = progress
         self.by_sat = by_sat
-        self.total = self.pending = self.classes = self.nonzero = self.found = 0
+        self.permutations = permutations
+        self.total = self.pending = self.classes = self.nonzero = self.found = self.covered = 0
         self.total_classes: int | None = None
 
     def class_found(self, size: int) -> None:
@@ -84,6 +90,7 @@ class _Bound:
 
     def counted(self, models: int, size: int) -> None:
         self.total += models * size
+        self.covered += size
         self.classes += 1
         self.nonzero += models > 0
         if self.by_sat:
@@ -104,6 +111,8 @@ class _Bound:
             classes_done=self.classes,
             classes_found=self.found,
             classes_total=self.total_classes,
+            permutations_done=self.covered,
+            permutations_total=self.permutations,
         )
         self.progress.update(
             f"decompose: {self.classes} of {self.found} classes counted, at least {bound} maps"

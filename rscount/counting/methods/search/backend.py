@@ -12,7 +12,6 @@ and object permutations are built the same way."""
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -28,7 +27,7 @@ from ....knowledge.symmetry import (
 from ....progress import Progress
 from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
-from ...engines.class_search.permutations import Walk, classes
+from ...engines.class_search.permutations import Walk, classes, permutations_summed
 from ...engines.group_tables import GroupTables
 from ...engines.value_search import ValueSearch
 from ...problem import CountProblem
@@ -171,12 +170,8 @@ class Counter:
         return total
 
     def permutations(self) -> int:
-        """How many concept permutations the count sums over: k!, or n! m! in the objects mode."""
-        k = len(self.coding.sizes)
-        if self.problem.mode != Mode.OBJECTS:
-            return math.factorial(k)
-        n = self.problem.task.object_spec().count
-        return math.factorial(n) * math.factorial(k // n)
+        """How many concept permutations the count sums over."""
+        return permutations_summed(self.problem.task, self.problem.mode)
 
     def random_permutation(self, rng: random.Random) -> tuple[int, ...]:
         """A permutation drawn uniformly among those the count sums over (in the objects mode, an
