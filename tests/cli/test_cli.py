@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import pytest
 from references.bruteforce import brute_force_count, brute_force_seen
 from support import REPO
 
-from rscount.cli.main import make_parser
+from rscount.cli.main import COMMANDS, make_parser
 from rscount.cli.options import task_from_args
 from rscount.task import dimacs
 from rscount.task.families import random_cnf
@@ -342,3 +343,25 @@ def test_counts_beyond_python_default_digit_limit_print_in_full(cli):
 def test_closed_form_flag_fails_with_the_reason_when_none_applies(cli):
     run = cli("xor", "--bits", "4", "--examples", "3", "--closed-form")
     assert run.code == 2 and "no closed form applies" in run.err and "not one" in run.err
+
+
+def test_each_command_is_listed_with_the_module_that_handles_it():
+    for name, commands in COMMANDS.items():
+        module = importlib.import_module(f"rscount.cli.{name}")
+        assert set(commands) == set(module.HANDLERS), name
+
+
+def test_a_command_loads_only_its_own_module_and_an_unknown_one_gets_the_usual_error():
+    script = (
+        "import sys; from rscount.cli import main; code = main(['xor', '--bits', '3', '--exact']); "
+        "print(code, sorted(m for m in sys.modules if m.startswith(('rscount.cli.', 'rscount.insight.'))))"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    code, modules = run.stdout.splitlines()[-1].split(" ", 1)
+    assert code == "0" and "rscount.cli.count" in modules
+    assert "rscount.cli.advise" not in modules and "rscount.insight.advise" not in modules
+    unknown = subprocess.run(
+        [sys.executable, "-m", "rscount", "frobnicate"], capture_output=True, text=True, check=False
+    )
+    assert unknown.returncode == 2 and "invalid choice: 'frobnicate'" in unknown.stderr
+    assert "advise" in unknown.stderr  # the choices of every module
