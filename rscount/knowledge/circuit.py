@@ -171,8 +171,11 @@ class CNFBuilder:
         r = self.new_var()
         for value, gate in x.items():
             other = y.get(value, FALSE)
-            self.add([-r, -gate, other])  # equal: x's value is y's
-            self.add([r, -gate, -other])  # not equal: y is not x's value
+            if gate in (TRUE, FALSE) or other in (TRUE, FALSE):
+                self.add([-r, -gate, other])  # equal: x's value is y's
+                self.add([r, -gate, -other])  # not equal: y is not x's value
+            else:  # no constant to fold (MNMath's rows: a million clauses)
+                self.clauses.extend(([-r, -gate, other], [r, -gate, -other]))
         return r
 
     def xor_(self, lits: Iterable[int]) -> int:

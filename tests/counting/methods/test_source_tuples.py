@@ -64,6 +64,23 @@ def test_source_tuples_agree_with_the_brute_force(spec: Spec):
     assert found == spec.brute_force()
 
 
+@settings(max_examples=60, **SETTINGS)
+@given(st.one_of(specs(), offset_specs(), string_specs(), exhaustive_supervised_specs()))
+def test_the_shared_refuter_agrees_with_the_brute_force_when_staged_and_replaced(spec: Spec):
+    """Rows stated one at a time on a group's one solver for every tuple, and a fresh solver for
+    nearly every tuple: refutations learned under one tuple's selector never zero another."""
+    try:
+        task = spec.task()
+        for stages, budget in (((1,), 10**9), ((1, 2), 0)):
+            with (
+                mock.patch.object(source_tuples, "STAGES", stages),
+                mock.patch.object(source_tuples, "REFUTER_CLAUSES", budget),
+            ):
+                assert counted(task) == spec.brute_force()
+    except (TaskError, Unsuited):
+        assume(False)
+
+
 @settings(max_examples=30, **SETTINGS)
 @given(st.one_of(exhaustive_supervised_specs(), symmetric_specs(), grouped_specs()))
 def test_source_tuples_keep_supervision_and_exhaustive_supports(spec: Spec):
@@ -227,3 +244,12 @@ def test_mnmath_equations_over_four_valued_digits_count_as_decomposition_counts_
     result = backend_result("source-tuples", task, encoded=False)
     assert result.details["label_groups"] == 2 and result.details["nonzero_factors"] >= 2
     assert result.count == counted(task, "decompose")
+
+
+def test_rows_reading_the_same_source_values_with_other_labels_contradict():
+    reading = source_tuples.Reading
+    same = ((0, 1), (1, 2))
+    assert source_tuples.contradictory([reading(same, (True,)), reading(same, (False,))])
+    assert not source_tuples.contradictory([reading(same, (True,)), reading(((0, 1), (1, 3)), (False,))])
+    assert source_tuples.contradictory([((0, 1, 2),), ((0, 1, 3), (1, 0, 0))])
+    assert not source_tuples.contradictory([((0, 1, 2),), ((0, 1, 2), (1, 0, 0))])
