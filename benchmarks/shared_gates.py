@@ -20,7 +20,8 @@ from pathlib import Path
 from suite import BENCH, REPO, environment
 
 from rscount import sat
-from rscount.counting.methods.source_tuples.tuples import GroupShape, SourceTuples, _completed, state_reading
+from rscount.counting.methods.source_tuples.refute import state_reading
+from rscount.counting.methods.source_tuples.tuples import GroupShape, SourceTuples, _completed
 from rscount.encoding.value_codes import Reading, ValueMapCoding
 from rscount.knowledge.circuit import CNFBuilder, Shared, exactly_one
 from rscount.knowledge.loading import load_task

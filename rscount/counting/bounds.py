@@ -4,7 +4,8 @@ optimal map of the task is one of the relaxed task's: each relaxed count is an u
 smallest one found so far is reported (`progress.known(upper_bound=...)`) beside the lower bounds the
 counting methods report, so that a count stopped at a limit still gives an interval. One row is a
 closed form in the disentangled mode; more rows are counted by search. First of all, no row at all:
-the number of maps there are, which needs no counting."""
+the number of maps there are, which needs no counting; then, in the disentangled mode, the sum over
+source tuples of the value maps that some of their rows allow (methods/source_tuples/bound.py)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,11 @@ from ..task.model import Mode, Task
 from ..task.support import all_rows
 from .budget import UNBOUNDED, Declined
 from .methods import BACKENDS
+from .methods.source_tuples.bound import tuple_upper_bound
 from .problem import CountProblem
 from .settings import CountSettings, Method
+
+TUPLES_BOUNDED = 20_000  # source tuples past which their bound is not summed (MNMath's 420: 1 s)
 
 
 def upper_bounds(problem: CountProblem, settings: CountSettings, reports: Progress) -> NoReturn:
@@ -29,6 +33,15 @@ def upper_bounds(problem: CountProblem, settings: CountSettings, reports: Progre
     size = support.size
     best = map_space(task, problem.mode)
     reports.known(upper_bound=best, upper_bound_rows=0)
+    if problem.mode == Mode.DISENTANGLED:
+        try:
+            bound, tuples = tuple_upper_bound(task, TUPLES_BOUNDED)
+        except Declined:  # Unsuited: source tuples do not apply
+            pass
+        else:
+            if bound < best:
+                best = bound
+                reports.known(upper_bound=best, upper_bound_tuples=tuples)
     r = 1
     while r < size:
         kept = rows[:r] if rows is not None else [list(row) for row in islice(all_rows(support.domains), r)]

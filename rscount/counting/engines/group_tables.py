@@ -83,6 +83,15 @@ class GroupTables:
             self._label_tables[g] = found
         return self._label_tables[g]
 
+    def label_counts(self, g: int) -> dict[tuple[Any, ...], int] | None:
+        """How many vectors of group g's concepts (value numbers) give each tuple of its label values
+        (in the group's label order), or None where its labels are not tabulated."""
+        table, ids = self._label_table(self.groups[g])
+        if table is None:
+            return None
+        counts = np.bincount(table, minlength=len(ids))
+        return {labels: int(counts[i]) for labels, i in ids.items()}
+
     def _label_table(self, group: Group) -> tuple[NDArray[np.int32] | None, dict[tuple[Any, ...], int]]:
         """The id of the group's label values for every vector of its concepts' value numbers
         (mixed radix, first concept most significant), and the ids; None when too large or a label

@@ -201,7 +201,12 @@ def known_text(known: Known) -> str:
         share = Fraction(known["permutations_done"], known["permutations_total"])
         what += f"; the classes counted hold {_percent(share)} of the concept permutations"
     rows = known.get("upper_bound_rows")
-    if rows:
+    if "upper_bound_tuples" in known:
+        what += (
+            f"; the upper bound sums over {known['upper_bound_tuples']} source tuples the value maps"
+            " that some of their rows allow"
+        )
+    elif rows:
         what += f"; the upper bound counts the first {rows} support rows alone"
     elif rows == 0:
         what += "; the upper bound is the number of maps there are, optimal or not"

@@ -27,6 +27,7 @@ from strategies.randomtasks import (
 from support import REPO, backend_count, backend_result
 
 from rscount.counting.budget import UNBOUNDED, Budget, TooManyModels, Unsuited
+from rscount.counting.methods.source_tuples import refute
 from rscount.counting.methods.source_tuples import tuples as source_tuples
 from rscount.counting.methods.source_tuples.tuples import GroupShape
 from rscount.errors import TaskError
@@ -73,8 +74,8 @@ def test_the_shared_refuter_agrees_with_the_brute_force_when_staged_and_replaced
         task = spec.task()
         for stages, budget in (((1,), 10**9), ((1, 2), 0)):
             with (
-                mock.patch.object(source_tuples, "STAGES", stages),
-                mock.patch.object(source_tuples, "REFUTER_CLAUSES", budget),
+                mock.patch.object(refute, "STAGES", stages),
+                mock.patch.object(refute, "REFUTER_CLAUSES", budget),
             ):
                 assert counted(task) == spec.brute_force()
     except (TaskError, Unsuited):
@@ -247,9 +248,9 @@ def test_mnmath_equations_over_four_valued_digits_count_as_decomposition_counts_
 
 
 def test_rows_reading_the_same_source_values_with_other_labels_contradict():
-    reading = source_tuples.Reading
+    reading = refute.Reading
     same = ((0, 1), (1, 2))
-    assert source_tuples.contradictory([reading(same, (True,)), reading(same, (False,))])
-    assert not source_tuples.contradictory([reading(same, (True,)), reading(((0, 1), (1, 3)), (False,))])
-    assert source_tuples.contradictory([((0, 1, 2),), ((0, 1, 3), (1, 0, 0))])
-    assert not source_tuples.contradictory([((0, 1, 2),), ((0, 1, 2), (1, 0, 0))])
+    assert refute.contradictory([reading(same, (True,)), reading(same, (False,))])
+    assert not refute.contradictory([reading(same, (True,)), reading(((0, 1), (1, 3)), (False,))])
+    assert refute.contradictory([((0, 1, 2),), ((0, 1, 3), (1, 0, 0))])
+    assert not refute.contradictory([((0, 1, 2),), ((0, 1, 2), (1, 0, 0))])

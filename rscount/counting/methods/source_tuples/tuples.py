@@ -29,25 +29,23 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .... import sat
-from ....encoding.inputs import example_inputs
 from ....encoding.value_codes import Reading, ValueMapCoding
-from ....knowledge.circuit import FALSE, CNFBuilder, Dom, Shared, compile_expr, exactly_one
+from ....knowledge.circuit import CNFBuilder, Shared, exactly_one
 from ....knowledge.symmetry import interchangeable_blocks, interchangeable_families
 from ....progress import Progress
 from ....task.model import Task
 from ...budget import UNBOUNDED, Budget, TooManyModels, Unsuited
 from ...engines.value_maps import ValueMapCounter
+from .refute import Group, Refuters, state_reading
 
 ENUMERATE_LIMIT = 2000  # models of one factor listed by SAT before the SDD counts it
-STAGES = (256,)  # constraints (rows) a first SAT call checks before the rest are stated
-REFUTER_CLAUSES = 4_000_000  # clauses a group's Refuter holds before a fresh one replaces it (memory)
 
-Group = tuple[list[str], list[int]]
+Factor = Callable[["GroupShape", tuple[int, ...]], int]  # a group's shape and a tuple -> its factor
 
 
 def tuple_count(k: int, shape: GroupShape) -> int:
@@ -143,17 +141,7 @@ class TupleFactor:
         self.limit = ENUMERATE_LIMIT if max_models is None else max_models
         self.sdd: ValueMapCounter | None = None
         self.by_sdd = 0
-        self.refuters: dict[tuple[str, ...], Refuter] = {}
-
-    def _refuted(self, shape: GroupShape, pi: tuple[int, ...], group: Group) -> bool:
-        """Whether no value map fits the group's rows with pi, decided on the group's Refuter (its
-        operator gates and learned clauses kept across tuples), a fresh Refuter past its budget."""
-        refuter = self.refuters.get(shape.labels)
-        if refuter is None or refuter.solver.nof_clauses() > REFUTER_CLAUSES:
-            if refuter is not None:
-                refuter.solver.delete()
-            refuter = self.refuters[shape.labels] = Refuter(self.coding)
-        return refuter.refutes(pi, group)
+        self.refuters = Refuters(coding)
 
     def __call__(self, shape: GroupShape, beta: tuple[int, ...]) -> int:
         """The factor of `shape`'s group when beta[n] feeds shape.targets[n]."""
@@ -162,7 +150,7 @@ class TupleFactor:
         pairs = zip(beta, shape.targets)
         unseen = int(math.prod(coding.sizes[t] ** (coding.sizes[s] - len(coding.seen[s])) for s, t in pairs))
         group = (list(shape.labels), list(shape.targets))
-        if self._refuted(shape, pi, group):
+        if self.refuters.refutes(shape.labels, pi, group):
             return 0
         found = self._enumerated(pi, group, beta)
         if found is None:
@@ -210,98 +198,6 @@ class TupleFactor:
         return models * int(math.prod(sizes[pi[s]] for s in unconstrained))
 
 
-class Refuter:
-    """One incremental SAT solver for a label group's tuples: value maps one-hot per (source, value,
-    target), so the operator gates over them (a sum of two digits) are compiled once for every tuple
-    reading those values, and each tuple's rows hold under a selector literal it assumes. MNMath,
-    1000 uniform rows: a wrong tuple cost 0.2-0.9 s, nearly all compiling its rows anew."""
-
-    def __init__(self, coding: ValueMapCoding) -> None:
-        self.coding = coding
-        self.b = CNFBuilder()
-        self.onehot: dict[tuple[int, int, int], list[int]] = {}
-        self.shared = Shared()
-        self.solver = sat.solver(sat.REFUTE)
-
-    def refutes(self, pi: tuple[int, ...], group: Group) -> bool:
-        """Whether the group's rows with pi have no value map: two rows reading the same source
-        values with different labels, else by SAT on the first STAGES rows, then on all."""
-        facts = list(self.coding.row_facts(pi, group))
-        if contradictory(facts):
-            return True
-        b = self.b
-        selector = b.new_var()
-
-        def code(i: int, v: int) -> list[int]:
-            key = (i, v, pi[i])
-            if key not in self.onehot:
-                self.onehot[key] = [b.new_var() for _ in range(self.coding.sizes[pi[i]])]
-                b.clauses.extend(exactly_one(self.onehot[key]))
-            return self.onehot[key]
-
-        stated = 0
-        try:
-            for stage in (*STAGES, None):
-                for fact in facts[stated:stage]:
-                    if isinstance(fact, Reading):
-                        codes = [code(i, v) for i, v in fact.pairs]
-                        if not state_reading(self.coding, b, group, fact, codes, self.shared, selector):
-                            return True
-                    else:
-                        b.clauses.extend([-selector, code(i, v)[u]] for i, v, u in fact)
-                    stated += 1
-                self.solver.append_formula(b.clauses)
-                b.clauses.clear()
-                if not self.solver.solve(assumptions=[selector]):
-                    if not self.solver.get_core():  # unsatisfiable without this tuple: never expected
-                        raise RuntimeError("a source tuples refuter's clauses contradict themselves")
-                    return True
-                if stage is None or stated < stage:
-                    return False
-            return False
-        finally:  # this tuple's rows are done with: switch them off for good
-            b.clauses.append([-selector])
-            self.solver.append_formula(b.clauses)
-            b.clauses.clear()
-
-
-def contradictory(facts: Sequence[Reading | tuple[tuple[int, int, int], ...]]) -> bool:
-    """Whether two facts disagree on what the same source values become: readings of the same
-    values with different labels, or a value supervised to two values (no value map gives both).
-    MNMath, 1000 uniform rows: 207 of a group's 210 tuples fail so, before any CNF is built."""
-    labels: dict[tuple[tuple[int, int], ...], tuple[Any, ...]] = {}
-    images: dict[tuple[int, int], int] = {}
-    for fact in facts:
-        if isinstance(fact, Reading):
-            if labels.setdefault(fact.pairs, fact.values) != fact.values:
-                return True
-        elif any(images.setdefault((i, v), u) != u for i, v, u in fact):
-            return True
-    return False
-
-
-def state_reading(
-    coding: ValueMapCoding,
-    b: CNFBuilder,
-    group: Group,
-    fact: Reading,
-    codes: Sequence[list[int]],
-    shared: Shared,
-    selector: int | None = None,
-) -> bool:
-    """Compile a Reading's labels into `b` over the one-hot codes of its sources' values (in the
-    group's concept order), operator gates shared through `shared` with the other rows, the labels
-    asserted (under `selector` if given); False when no value map gives them."""
-    inputs = example_inputs(b, [coding.task.concepts[j] for j in group[1]], lambda t, u: codes[t][u])
-    memo: dict[int, Dom] = {}
-    for (label, expr), value in zip(coding.group_labels(group[0]), fact.values):
-        gate = compile_expr(b, expr, inputs, f"labels.{label}", memo, shared).get(value, FALSE)
-        if gate == FALSE:
-            return False
-        b.add([gate] if selector is None else [-selector, gate])
-    return True
-
-
 def _completed(k: int, targets: Sequence[int], beta: Sequence[int]) -> tuple[int, ...]:
     """A concept permutation (pi[source] = target) that sends beta[n] to targets[n]; the others
     anyhow (a group's constraints read only its own sources)."""
@@ -317,7 +213,15 @@ class SourceTuples:
     tuples than `max_tuples` in all (the sum would visit them), TooManyModels when a factor has more
     than `max_models` value maps (else the SDD counts it)."""
 
-    def __init__(self, task: Task, progress: Progress | None = None, budget: Budget = UNBOUNDED) -> None:
+    def __init__(
+        self,
+        task: Task,
+        progress: Progress | None = None,
+        budget: Budget = UNBOUNDED,
+        factor: Callable[[ValueMapCoding, list[GroupShape]], Factor] | None = None,
+    ) -> None:
+        """`factor` makes what each tuple contributes from the coding and the groups' shapes
+        (default: TupleFactor, the exact count; bound.FactorBound an upper bound of it)."""
         self.task = task
         self.progress = progress
         self.coding = ValueMapCoding(task)
@@ -339,7 +243,9 @@ class SourceTuples:
         # Groups with fewest tuples first: later groups choose from fewer sources.
         self.shapes.sort(key=lambda shape: tuple_count(k, shape))
         self.top_tuples = tuple_count(k, self.shapes[0]) if self.shapes else 0
-        self.factor = TupleFactor(self.coding, budget.max_models)
+        self.factor = (
+            factor(self.coding, self.shapes) if factor else TupleFactor(self.coding, budget.max_models)
+        )
         self.factors: dict[tuple[int, tuple[int, ...]], int] = {}
         self.memo: dict[tuple[int, int], int] = {}
 
@@ -353,7 +259,7 @@ class SourceTuples:
             "nonzero_factors": sum(1 for f in self.factors.values() if f),
             "free_concepts": len(self.free),
         }
-        if self.factor.by_sdd:
+        if isinstance(self.factor, TupleFactor) and self.factor.by_sdd:
             details["factors_by_sdd"] = self.factor.by_sdd
         return total, details
 
