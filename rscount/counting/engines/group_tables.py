@@ -92,6 +92,23 @@ class GroupTables:
         counts = np.bincount(table, minlength=len(ids))
         return {labels: int(counts[i]) for labels, i in ids.items()}
 
+    def determined(self, g: int) -> set[tuple[int, tuple[Any, ...]]]:
+        """The pairs (position t in the group's concepts, label values L) where the other concepts'
+        values leave at most one value at t giving L (a sum's summand once the sum is known); empty
+        where the labels are not tabulated."""
+        table, ids = self._label_table(self.groups[g])
+        if table is None:
+            return set()
+        shape = [len(self.coding.task.concepts[j].values) for j in self.groups[g][1]]
+        found = set(range(len(ids)))
+        by_id = {i: labels for labels, i in ids.items()}
+        result: set[tuple[int, tuple[Any, ...]]] = set()
+        for t in range(len(shape)):
+            lined = np.sort(np.moveaxis(table.reshape(shape), t, -1).reshape(-1, shape[t]), axis=1)
+            twice = set(np.unique(lined[:, 1:][lined[:, 1:] == lined[:, :-1]]).tolist())
+            result.update((t, by_id[i]) for i in found - twice)
+        return result
+
     def _label_table(self, group: Group) -> tuple[NDArray[np.int32] | None, dict[tuple[Any, ...], int]]:
         """The id of the group's label values for every vector of its concepts' value numbers
         (mixed radix, first concept most significant), and the ids; None when too large or a label

@@ -29,7 +29,7 @@ from support import REPO, backend_count, backend_result
 from rscount.counting.budget import UNBOUNDED, Budget, TooManyModels, Unsuited
 from rscount.counting.methods.source_tuples import refute
 from rscount.counting.methods.source_tuples import tuples as source_tuples
-from rscount.counting.methods.source_tuples.tuples import GroupShape
+from rscount.counting.methods.source_tuples.tuples import GroupShape, SourceTuples, TupleFactor, _completed
 from rscount.errors import TaskError
 from rscount.knowledge.loading import load_task, task_from_dict
 
@@ -254,3 +254,49 @@ def test_rows_reading_the_same_source_values_with_other_labels_contradict():
     assert not refute.contradictory([reading(same, (True,)), reading(((0, 1), (1, 3)), (False,))])
     assert refute.contradictory([((0, 1, 2),), ((0, 1, 3), (1, 0, 0))])
     assert not refute.contradictory([((0, 1, 2),), ((0, 1, 2), (1, 0, 0))])
+
+
+def test_values_shown_to_share_an_image_contradict_rows_that_need_them_apart():
+    """y = (a == b) over 0-2, c unread: with b and c feeding a and b, rows (b, c) = (0, 0) and
+    (0, 1) both true give c's values 0 and 1 one image, which rows (1, 0) false and (1, 1) true need
+    apart; the first check alone (same values, other labels) does not see it."""
+    task = task_from_dict(
+        {
+            "concepts": {n: [0, 1, 2] for n in "abc"},
+            "labels": {"y": "a == b"},
+            "support": [[0, 0, 0], [0, 0, 1], [2, 1, 0], [1, 1, 1]],
+        },
+        "equal",
+        REPO,
+    )
+    counter = SourceTuples(task)
+    (shape,) = counter.shapes
+    assert (1, 2) in shape.tuples(range(3))
+    group = (list(shape.labels), list(shape.targets))
+    facts = list(counter.coding.row_facts(_completed(3, shape.targets, (1, 2)), group))
+    found = refute.determined(counter.coding, group)
+    assert found == {(0, (True,)), (1, (True,))}
+    assert refute.contradictory(facts, found) and not refute.contradictory(facts)
+    with mock.patch.object(refute, "contradictory", return_value=False):
+        assert TupleFactor(counter.coding)(shape, (1, 2)) == 0
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(st.one_of(specs(), offset_specs(), string_specs(), exhaustive_supervised_specs()))
+def test_a_tuple_pairs_of_rows_refute_has_no_value_map(spec: Spec):
+    """Every tuple refuted by what pairs of rows imply has a factor of 0 when listed by SAT alone."""
+    try:
+        counter = SourceTuples(spec.task())
+    except (TaskError, Unsuited):
+        assume(False)
+        raise
+    k = len(counter.task.concepts)
+    listed = TupleFactor(counter.coding)
+    for shape in counter.shapes:
+        group = (list(shape.labels), list(shape.targets))
+        found = refute.determined(counter.coding, group)
+        for beta in shape.tuples(range(k)):
+            facts = list(counter.coding.row_facts(_completed(k, shape.targets, beta), group))
+            if refute.contradictory(facts, found):
+                with mock.patch.object(refute, "contradictory", return_value=False):
+                    assert listed(shape, beta) == 0

@@ -1,15 +1,18 @@
-"""Refuting a source tuple (its factor is 0) before counting it: two rows that read the same source
-values with different labels, else a SAT solver per label group shared by its tuples (tuples.py)."""
+"""Refuting a source tuple (its factor is 0) before counting it: by what pairs of rows imply about
+the images of the values they read, else a SAT solver per label group shared by its tuples
+(tuples.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterable, Sequence, Set
 from typing import Any
 
 from .... import sat
 from ....encoding.inputs import example_inputs
 from ....encoding.value_codes import Reading, ValueMapCoding
 from ....knowledge.circuit import FALSE, CNFBuilder, Dom, Shared, compile_expr, exactly_one
+from ...engines.group_tables import GroupTables
 
 STAGES = (256,)  # constraints (rows) a first SAT call checks before the rest are stated
 REFUTER_CLAUSES = 4_000_000  # clauses a group's Refuter holds before a fresh one replaces it (memory)
@@ -30,8 +33,16 @@ class Refuters:
         if refuter is None or refuter.solver.nof_clauses() > REFUTER_CLAUSES:
             if refuter is not None:
                 refuter.solver.delete()
-            refuter = self.by_labels[labels] = Refuter(self.coding)
+            found = determined(self.coding, group) if refuter is None else refuter.determined
+            refuter = self.by_labels[labels] = Refuter(self.coding, found)
         return refuter.refutes(pi, group)
+
+
+def determined(coding: ValueMapCoding, group: Group) -> Determined:
+    """GroupTables.determined of a group whose facts (row_facts) are read with the group's
+    concepts and labels in this order."""
+    ordered = [n for n, _ in coding.group_labels(group[0])]
+    return GroupTables(coding, [(ordered, list(group[1]))]).determined(0)
 
 
 class Refuter:
@@ -40,18 +51,19 @@ class Refuter:
     reading those values, and each tuple's rows hold under a selector literal it assumes. MNMath,
     1000 uniform rows: a wrong tuple cost 0.2-0.9 s, nearly all compiling its rows anew."""
 
-    def __init__(self, coding: ValueMapCoding) -> None:
+    def __init__(self, coding: ValueMapCoding, determined: Determined = frozenset()) -> None:
         self.coding = coding
+        self.determined = determined
         self.b = CNFBuilder()
         self.onehot: dict[tuple[int, int, int], list[int]] = {}
         self.shared = Shared()
         self.solver = sat.solver(sat.REFUTE)
 
     def refutes(self, pi: tuple[int, ...], group: Group) -> bool:
-        """Whether the group's rows with pi have no value map: two rows reading the same source
-        values with different labels, else by SAT on the first STAGES rows, then on all."""
+        """Whether the group's rows with pi have no value map: by pairs of rows (contradictory),
+        else by SAT on the first STAGES rows, then on all."""
         facts = list(self.coding.row_facts(pi, group))
-        if contradictory(facts):
+        if contradictory(facts, self.determined):
             return True
         b = self.b
         selector = b.new_var()
@@ -89,19 +101,97 @@ class Refuter:
             b.clauses.clear()
 
 
-def contradictory(facts: Sequence[Reading | tuple[tuple[int, int, int], ...]]) -> bool:
-    """Whether two facts disagree on what the same source values become: readings of the same
-    values with different labels, or a value supervised to two values (no value map gives both).
-    MNMath, 1000 uniform rows: 207 of a group's 210 tuples fail so, before any CNF is built."""
-    labels: dict[tuple[tuple[int, int], ...], tuple[Any, ...]] = {}
-    images: dict[tuple[int, int], int] = {}
+Slot = tuple[int, int]  # (source, value number): the value whose image a value map chooses
+Determined = Set[tuple[int, tuple[Any, ...]]]  # GroupTables.determined: (position, label values)
+
+
+def contradictory(
+    facts: Sequence[Reading | tuple[tuple[int, int, int], ...]], determined: Determined = frozenset()
+) -> bool:
+    """Whether no value map fits the facts, by what pairs of rows imply without search: a value
+    supervised to two images; two readings of the same values (up to values shown to share an
+    image) with different labels; two readings that differ at one position only, whose values
+    there must then get different images (different labels) or the same one (the same labels L,
+    where (position, L) is `determined`), until a value would need both. MNMath, 1000 uniform rows:
+    204 of y1's 210 tuples fail on the first pair, 3 more by their images (each 12-34 s of SAT)."""
+    images: dict[Slot, int] = {}
+    readings: list[Reading] = []
     for fact in facts:
         if isinstance(fact, Reading):
-            if labels.setdefault(fact.pairs, fact.values) != fact.values:
-                return True
+            readings.append(fact)
         elif any(images.setdefault((i, v), u) != u for i, v, u in fact):
             return True
-    return False
+    return _Images(images).contradict(readings, determined)
+
+
+class _Images:
+    """Values known to share an image (a union-find of slots), values known to differ, and the
+    images supervision fixes."""
+
+    def __init__(self, fixed: dict[Slot, int]) -> None:
+        self.fixed = fixed
+        self.parent: dict[Slot, Slot] = {}
+        self.differ: set[tuple[Slot, Slot]] = set()
+
+    def find(self, slot: Slot) -> Slot:
+        """The slot standing for the values that share `slot`'s image."""
+        while (up := self.parent.get(slot, slot)) != slot:
+            self.parent[slot] = self.parent.get(up, up)
+            slot = up
+        return slot
+
+    def merge(self, slots: Iterable[Slot]) -> bool:
+        """Give the slots one image; whether two of them were apart (_Clash where supervision gave
+        them different images)."""
+        found = sorted({self.find(s) for s in slots})
+        for other in found[1:]:
+            self.parent[other] = found[0]
+            image = self.fixed.get(other)
+            if image is not None and self.fixed.setdefault(found[0], image) != image:
+                raise _Clash
+        return len(found) > 1
+
+    def contradict(self, readings: list[Reading], determined: Determined) -> bool:
+        """Whether the readings force a value to two images (see contradictory), deducing to a
+        fixed point: a round merges slots or ends."""
+        try:
+            width = len(readings[0].pairs) if readings else 0
+            while True:
+                labels: dict[tuple[Slot, ...], tuple[Any, ...]] = {}
+                for r in readings:
+                    if labels.setdefault(tuple(map(self.find, r.pairs)), r.values) != r.values:
+                        return True
+                merged = False
+                for t in range(width):
+                    merged |= self._compare(readings, t, determined)
+                for a, b in self.differ:
+                    a, b = self.find(a), self.find(b)
+                    if a == b or (a in self.fixed and self.fixed.get(b) == self.fixed[a]):
+                        return True
+                if not merged:
+                    return False
+        except _Clash:
+            return True
+
+    def _compare(self, readings: list[Reading], t: int, determined: Determined) -> bool:
+        """Readings alike but at position t: their values at t get one image (labels L with (t, L)
+        determined) or different ones (different labels); whether slots were merged."""
+        alike: dict[tuple[Slot, ...], dict[tuple[Any, ...], set[Slot]]] = {}
+        for r in readings:
+            rest = tuple(self.find(s) for n, s in enumerate(r.pairs) if n != t)
+            alike.setdefault(rest, {}).setdefault(r.values, set()).add(self.find(r.pairs[t]))
+        merged = False
+        for by_labels in alike.values():
+            for one, two in itertools.combinations(by_labels.values(), 2):
+                self.differ.update(itertools.product(one, two))
+            for values, slots in by_labels.items():
+                if (t, values) in determined:
+                    merged |= self.merge(slots)
+        return merged
+
+
+class _Clash(Exception):
+    """Two values that must differ get one image, or one value two."""
 
 
 def state_reading(
