@@ -24,6 +24,9 @@ from .value_maps import Marginals, Tally
 
 SPACE_LIMIT = 1 << 20  # value maps of one group a table may hold (a vector is SPACE_LIMIT / 8 bytes)
 LABEL_TABLE_LIMIT = 1 << 16  # predicted vectors of a group's concepts whose labels are tabulated
+# the same where the table is only summarised once per group (label_counts, determined), not searched
+# or kept: a sum of three digits against two (10^5 vectors) still gets a source-tuple bound
+SUMMARY_TABLE_LIMIT = 1 << 20
 CACHE_BYTES = 1 << 29  # bit vectors kept before the cache is emptied
 MISSING = -1  # the label id of a row whose labels no predicted vector of the group gives
 
@@ -45,9 +48,12 @@ class GroupTables:
     group's table would exceed SPACE_LIMIT or its labels cannot be tabulated: the caller then counts
     that factor another way."""
 
-    def __init__(self, coding: ValueMapCoding, groups: list[Group]) -> None:
+    def __init__(self, coding: ValueMapCoding, groups: list[Group], summary: bool = False) -> None:
+        """`summary`: the tables are only summarised (label_counts, determined), so wider groups are
+        tabulated (SUMMARY_TABLE_LIMIT instead of LABEL_TABLE_LIMIT)."""
         self.coding = coding
         self.groups = groups
+        self.summary = summary
         self._label_tables: dict[int, tuple[NDArray[np.int32], NDArray[np.int64]] | None] = {}
         self._layouts: dict[Signature, _Layout] = {}
         self._vectors: dict[tuple[Any, ...], NDArray[np.uint8]] = {}
@@ -117,7 +123,7 @@ class GroupTables:
         labels, targets = group
         domains = [task.concepts[j].values for j in targets]
         size = math.prod(len(d) for d in domains)
-        if size > LABEL_TABLE_LIMIT:
+        if size > (SUMMARY_TABLE_LIMIT if self.summary else LABEL_TABLE_LIMIT):
             return None, {}
         exprs = [task.labels[n] for n in labels]
         codes = np.arange(size, dtype=np.int64)

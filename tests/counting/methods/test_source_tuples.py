@@ -32,6 +32,7 @@ from rscount.counting.methods.source_tuples import tuples as source_tuples
 from rscount.counting.methods.source_tuples.tuples import GroupShape, SourceTuples, TupleFactor, _completed
 from rscount.errors import TaskError
 from rscount.knowledge.loading import load_task, task_from_dict
+from rscount.progress import Progress
 
 
 def counted(task, method: str = "source-tuples", budget: Budget = UNBOUNDED) -> int:
@@ -300,3 +301,20 @@ def test_a_tuple_pairs_of_rows_refute_has_no_value_map(spec: Spec):
             if refute.contradictory(facts, found):
                 with mock.patch.object(refute, "contradictory", return_value=False):
                     assert listed(shape, beta) == 0
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(st.one_of(specs(), offset_specs(), string_specs()))
+def test_lower_bounds_reported_on_the_way_hold_and_are_never_zero(spec: Spec):
+    """What a time limit would report: at least 1 (the identity fits every row), at most the count."""
+    try:
+        task = spec.task()
+        progress = Progress(enabled=False)
+        reported: list[int] = []
+        progress.sink = lambda known: reported.append(known["lower_bound"])
+        found, _ = SourceTuples(task, progress).count()
+    except (TaskError, Unsuited):
+        assume(False)
+        raise
+    assert reported and all(1 <= bound <= found for bound in reported)
+    assert reported[-1] == found == spec.brute_force()

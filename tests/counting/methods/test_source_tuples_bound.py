@@ -5,6 +5,8 @@ share values may all be chosen."""
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies.randomtasks import (
@@ -19,6 +21,7 @@ from strategies.randomtasks import (
 from support import REPO
 
 from rscount.counting.budget import Unsuited
+from rscount.counting.engines.group_tables import LABEL_TABLE_LIMIT
 from rscount.counting.methods.source_tuples.bound import FactorBound, tuple_upper_bound
 from rscount.counting.methods.source_tuples.tuples import SourceTuples, TupleFactor, _completed
 from rscount.encoding.value_codes import Reading
@@ -71,6 +74,26 @@ def test_one_row_bounds_the_count_exactly():
     )
     count = SourceTuples(task).count()[0]
     assert tuple_upper_bound(task, ANY) == (count, 3 + 3)  # a, c interchangeable: 3 * 2 / 2
+
+
+def test_a_group_too_wide_for_the_searches_label_table_is_still_bounded():
+    """Three digits against two (10^5 vectors, past LABEL_TABLE_LIMIT): one row's bound is its
+    closed form, where the source-tuple bound used to decline."""
+    digits = list(range(10))
+    task = task_from_dict(
+        {
+            "concepts": {f"d{i}": digits for i in range(1, 6)},
+            "labels": {"y": "d1 + d2 + d3 == d4 + d5"},
+            "support": [[1, 2, 3, 1, 5]],
+            "mode": "disentangled",
+        },
+        "sum3",
+        REPO,
+    )
+    assert LABEL_TABLE_LIMIT < 10**5
+    fitting = sum(a + b + c == d + e for a, b, c, d, e in itertools.product(digits, repeat=5))
+    # any of the 5! permutations; each source's shown value to a fitting vector, its 9 others anywhere
+    assert tuple_upper_bound(task, ANY) == (120 * fitting * 10 ** (5 * 9), 5 * 4 * 3 * 2 // 12)
 
 
 def test_rows_sharing_values_narrow_the_bound_below_disjoint_rows_alone():

@@ -29,7 +29,8 @@ class FactorBound:
     def __init__(self, coding: ValueMapCoding, shapes: list[GroupShape]) -> None:
         self.coding = coding
         ordered = [[n for n, _ in coding.group_labels(list(s.labels))] for s in shapes]
-        tables = GroupTables(coding, [(labels, list(s.targets)) for labels, s in zip(ordered, shapes)])
+        groups = [(labels, list(s.targets)) for labels, s in zip(ordered, shapes)]
+        tables = GroupTables(coding, groups, summary=True)
         self.counts: dict[tuple[str, ...], dict[tuple[Any, ...], int]] = {}
         self.determined: dict[tuple[str, ...], Determined] = {}
         for g, shape in enumerate(shapes):

@@ -42,7 +42,7 @@ def determined(coding: ValueMapCoding, group: Group) -> Determined:
     """GroupTables.determined of a group whose facts (row_facts) are read with the group's
     concepts and labels in this order."""
     ordered = [n for n, _ in coding.group_labels(group[0])]
-    return GroupTables(coding, [(ordered, list(group[1]))]).determined(0)
+    return GroupTables(coding, [(ordered, list(group[1]))], summary=True).determined(0)
 
 
 class Refuter:

@@ -284,8 +284,8 @@ class SourceTuples:
             f = self.factors[n, beta]
             if f:
                 total += shape.orbit * f * self._rest(n + 1, used | sum(1 << s for s in beta))
-            if top and self.progress:
-                self.progress.known(lower_bound=total, tuples_done=done, tuples_total=self.top_tuples)
+            if top and self.progress:  # at least the identity, which gives every row its labels
+                self.progress.known(lower_bound=max(total, 1), tuples_done=done, tuples_total=self.top_tuples)
         self.memo[key] = total
         return total
 
