@@ -86,6 +86,14 @@ class SddAlgebra:
         """The two Doms take the same value: the or over x's values of both taking it."""
         return self.or_(self.and_([gate, y.get(value, self.false)]) for value, gate in x.items())
 
+    def less(self, x: Dom, y: Dom, strict: bool) -> SddNode:
+        """x's value is below y's (or equal, unless `strict`): the or over x's values of x taking
+        it and y one above it."""
+        return self.or_(
+            self.and_([gate, self.or_(g for w, g in y.items() if (value < w if strict else value <= w))])
+            for value, gate in x.items()
+        )
+
 
 def node_counts(node: SddNode) -> dict[int, int]:
     """Models of each decision and literal node under `node` over the variables of its own vtree,

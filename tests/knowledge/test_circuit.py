@@ -63,6 +63,15 @@ def test_results_with_more_values_than_pairwise_at_most_one_states_keep_one_mode
     check("(a * 12 + b) == (b * 12 + a)", [12, 12])
 
 
+def test_orderings_of_wide_numbers_keep_one_model_per_input_with_the_comparisons_value():
+    """Ladder-encoded <, <=, >, >= between results with many values, negative ones
+    and values that only one side takes."""
+    for op in ("<", "<=", ">", ">="):
+        check(f"a * 12 - b {op} b * 7 - a * 3", [12, 12])
+        check(f"a - 3 {op} (b - 7) * 2", [7, 5])
+        check(f"a * a {op} b + 3", [6, 4])
+
+
 def true_values(dom: Dom, true: set[int], b: CNFBuilder) -> list[object]:
     """The values whose gate a model (its true variables) makes true."""
     return [
