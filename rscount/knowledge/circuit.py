@@ -27,12 +27,8 @@ PAIRWISE = 64  # literals up to which CNFBuilder.at_most_one states every pair
 Dom = dict[Any, Any]
 Table = dict[Any, list[tuple[int, ...]]]  # an operator's value -> the argument positions giving it
 EQUALITIES = ("Eq", "Ne")
-ORDERINGS = {
-    "Lt": (False, True),
-    "Le": (False, False),
-    "Gt": (True, True),
-    "Ge": (True, False),
-}  # (swap, strict)
+# (swap the arguments, strict) of each ordering, compiled as CNFBuilder.less
+ORDERINGS = {"Lt": (False, True), "Le": (False, False), "Gt": (True, True), "Ge": (True, False)}
 L = TypeVar("L")
 
 
@@ -276,23 +272,31 @@ def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str, shared: Share
         if key not in shared.applied:
             shared.applied[key] = (
                 _apply(alg, op, doms, where, None)
-                if op in EQUALITIES or op in ORDERINGS
+                if _gated(op, doms)
                 else _tabulate(alg, op, doms, where, shared)
             )
         return shared.applied[key]
-    if op in EQUALITIES and len(doms[0]) * len(doms[1]) > 1 and any(v in doms[1] for v in doms[0]):
+    if not _gated(op, doms):
+        return _tabulate(alg, op, doms, where, None)
+    if op in EQUALITIES:
         same = alg.equality(doms[0], doms[1])
         return bool_dom(alg, same if op == "Eq" else alg.neg(same))
-    if op in ORDERINGS and len(doms[0]) > 1 and len(doms[1]) > 1 and _numbers(doms):
-        swap, strict = ORDERINGS[op]
-        x, y = doms[::-1] if swap else doms
-        return bool_dom(alg, alg.less(x, y, strict))
-    return _tabulate(alg, op, doms, where, None)
+    swap, strict = ORDERINGS[op]
+    x, y = doms[::-1] if swap else doms
+    return bool_dom(alg, alg.less(x, y, strict))
 
 
-def _numbers(doms: list[Dom]) -> bool:
-    """Whether every value of the Doms is a real number (so that < orders them as sorting does)."""
-    return all(isinstance(v, (int, float)) for d in doms for v in d)
+def _gated(op: str, doms: list[Dom]) -> bool:
+    """Whether the operator is one gate instead of a table: an equality that can come out either
+    way, or an ordering of two numbers (< orders them as sorting does) that can."""
+    if op in EQUALITIES:
+        return len(doms[0]) * len(doms[1]) > 1 and any(v in doms[1] for v in doms[0])
+    return (
+        op in ORDERINGS
+        and len(doms[0]) > 1
+        and len(doms[1]) > 1
+        and all(isinstance(v, (int, float)) for d in doms for v in d)
+    )
 
 
 def _tabulate(alg: GateAlgebra, op: str, doms: list[Dom], where: str, shared: Shared | None) -> Dom:
