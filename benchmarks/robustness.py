@@ -470,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     meta: dict[str, Any] = {
         "command": " ".join(shown),
         "commit": _git("rev-parse", "--short", "HEAD") + dirty,
+        "rscount_tree": _git("rev-parse", "HEAD:rscount") if args.committed else "",
         "timeout": args.timeout,
         "load_start": load_average(),
         "notes": notes,
@@ -480,12 +481,17 @@ def main(argv: list[str] | None = None) -> int:
     earlier = 0.0
     if args.resume and out.with_suffix(".json").exists():
         old = json.loads(out.with_suffix(".json").read_text())
+        if args.committed and old["meta"].get("rscount_tree") != meta["rscount_tree"]:
+            sys.exit(f"{out}: measured another rscount/ than HEAD's; --resume adds rows of the same one only")
         rows, earlier = old["rows"], old["meta"].get("minutes", 0.0)
-        meta.update(command=old["meta"]["command"], load_start=old["meta"]["load_start"])
+        added = [note for note in meta["notes"] if note not in old["meta"]["notes"]]
+        meta["notes"] = old["meta"]["notes"] + added
         meta["notes"].append(
-            f"The run was resumed (`--resume`) after {len(rows)} instances, {earlier} min: its first process "
-            "had ended without a word; the later rows were measured by a second process, same settings."
+            f"After {len(rows)} instances ({earlier} min, {old['meta']['commit'].split()[0]}), the run was "
+            f"resumed (`--resume`, same rscount/) by `{meta['command']}`."
         )
+        for kept in ("command", "commit", "load_start"):
+            meta[kept] = old["meta"][kept]
     done = {row["name"] for row in rows}
     with tempfile.TemporaryDirectory() as tmp:
         where = committed(Path(tmp) / "head") if args.committed else REPO

@@ -138,6 +138,15 @@ def test_the_text_says_the_upper_bound_sums_over_source_tuples():
     )
 
 
+def test_source_tuples_stopped_in_its_first_tuple_says_where_its_lower_bound_comes_from():
+    known = {"lower_bound": 16, "tuples_done": 0, "tuples_total": 420}
+    assert known_text(known) == (
+        "at least 16 optimal maps (none of 420 source tuples of the first label group summed yet: "
+        "the identity map, the maps the knowledge's symmetries make of it, and their images of "
+        "values no row shows)"
+    )
+
+
 def test_a_search_stopped_says_the_share_of_its_permutation_tree_it_walked():
     known = {"lower_bound": 24, "classes_done": 2, "work_done": 0.4}
     assert known_text(known) == (

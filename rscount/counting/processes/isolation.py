@@ -185,6 +185,12 @@ def known_text(known: Known) -> str:
     done, total = known.get("classes_done"), known.get("classes_total")
     if "lower_bound" not in known:
         what = "nothing counted yet"
+    elif known.get("tuples_done") == 0:
+        what = (
+            f"none of {known.get('tuples_total')} source tuples of the first label group summed yet: "
+            "the identity map, the maps the knowledge's symmetries make of it, and their images of "
+            "values no row shows"
+        )
     elif "tuples_done" in known:
         done, total = known["tuples_done"], known.get("tuples_total")
         what = f"{done} of {total} source tuples of the first label group summed"

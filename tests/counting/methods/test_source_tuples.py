@@ -221,20 +221,20 @@ def test_other_modes_and_too_many_tuples_are_not_applicable():
         counted(wide, budget=Budget(max_classes=2000))
 
 
-def test_mnmath_equations_over_four_valued_digits_count_as_decomposition_counts_them():
-    """MNMath's two equations (B.1) on digits 0-3 and 40 random rows, 10 per label pair: several
-    source tuples per group, blocks exchanged as wholes, factors listed by SAT."""
+def mnmath_digits(values: int, shown: int, per_label: int = 10):
+    """MNMath's two equations (B.1) on digits 0..values-1 and random rows over digits 0..shown-1,
+    `per_label` per label pair."""
     rng = random.Random(7)
     rows: dict[tuple[bool, bool], list[list[int]]] = {
         (a, b): [] for a in (False, True) for b in (False, True)
     }
-    while any(len(v) < 10 for v in rows.values()):
-        r = [rng.randrange(4) for _ in range(8)]
+    while any(len(v) < per_label for v in rows.values()):
+        r = [rng.randrange(shown) for _ in range(8)]
         key = (r[0] + r[1] == r[2] + r[3], r[4] * r[5] == r[6] * r[7])
-        if len(rows[key]) < 10:
+        if len(rows[key]) < per_label:
             rows[key].append(r)
     data = {
-        "objects": {"count": 8, "attributes": {"digit": list(range(4))}},
+        "objects": {"count": 8, "attributes": {"digit": list(range(values))}},
         "labels": {
             "y1": "digit_1 + digit_2 == digit_3 + digit_4",
             "y2": "digit_5 * digit_6 == digit_7 * digit_8",
@@ -242,10 +242,29 @@ def test_mnmath_equations_over_four_valued_digits_count_as_decomposition_counts_
         "support": [r for v in rows.values() for r in v],
         "mode": "disentangled",
     }
-    task = task_from_dict(data, "mnmath-digits-0-3", REPO)
+    return task_from_dict(data, f"mnmath-digits-{values}", REPO)
+
+
+def test_mnmath_equations_over_four_valued_digits_count_as_decomposition_counts_them():
+    """MNMath on digits 0-3 and 40 random rows, 10 per label pair: several source tuples per group,
+    blocks exchanged as wholes, factors listed by SAT."""
+    task = mnmath_digits(4, 4)
     result = backend_result("source-tuples", task, encoded=False)
     assert result.details["label_groups"] == 2 and result.details["nonzero_factors"] >= 2
     assert result.count == counted(task, "decompose")
+
+
+@pytest.mark.parametrize(("values", "floor"), [(4, 64), (5, 64 * 5**8)])
+def test_the_first_lower_bound_is_the_identitys_orbit(values: int, floor: int):
+    """Before any tuple is counted, MNMath is known to have at least the maps its symmetries make
+    of the identity (swaps within each side and of the sides: 8 per equation), each with any
+    image of a digit no row shows (digit 4 of 0-4: 5 images for each of the 8 digits)."""
+    task = mnmath_digits(values, 4)
+    progress = Progress(enabled=False)
+    reported: list[int] = []
+    progress.sink = lambda known: reported.append(known["lower_bound"])
+    found, _ = SourceTuples(task, progress).count()
+    assert reported[0] == floor <= found
 
 
 def test_rows_reading_the_same_source_values_with_other_labels_contradict():
@@ -306,7 +325,8 @@ def test_a_tuple_pairs_of_rows_refute_has_no_value_map(spec: Spec):
 @settings(max_examples=60, **SETTINGS)
 @given(st.one_of(specs(), offset_specs(), string_specs()))
 def test_lower_bounds_reported_on_the_way_hold_and_are_never_zero(spec: Spec):
-    """What a time limit would report: at least 1 (the identity fits every row), at most the count."""
+    """What a time limit would report: at least 1 (the identity fits every row), at most the count
+    (the identity's orbit included)."""
     try:
         task = spec.task()
         progress = Progress(enabled=False)

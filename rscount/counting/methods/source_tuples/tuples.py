@@ -273,6 +273,9 @@ class SourceTuples:
         shape = self.shapes[n]
         sources = [s for s in range(len(self.task.concepts)) if not used >> s & 1]
         total = 0
+        floor = self._identity_floor() if top else 0
+        if top and self.progress:  # before the first tuple, whose factor may take all the time
+            self.progress.known(lower_bound=floor, tuples_done=0, tuples_total=self.top_tuples)
         for done, beta in enumerate(shape.tuples(sources), start=1):
             if top and self.progress:
                 self.progress.update(
@@ -284,10 +287,20 @@ class SourceTuples:
             f = self.factors[n, beta]
             if f:
                 total += shape.orbit * f * self._rest(n + 1, used | sum(1 << s for s in beta))
-            if top and self.progress:  # at least the identity, which gives every row its labels
-                self.progress.known(lower_bound=max(total, 1), tuples_done=done, tuples_total=self.top_tuples)
+            if top and self.progress:
+                lower = max(total, floor)
+                self.progress.known(lower_bound=lower, tuples_done=done, tuples_total=self.top_tuples)
         self.memo[key] = total
         return total
+
+    def _identity_floor(self) -> int:
+        """At least what the identity's orbits add: the identity gives every row its labels, and so
+        does each tuple a group's symmetry makes of it, with any images of the values no row shows."""
+        sizes, seen = self.coding.sizes, self.coding.seen
+        targets = [t for shape in self.shapes for t in shape.targets]
+        unseen = math.prod(sizes[t] ** (sizes[t] - len(seen[t])) for t in targets)
+        orbits = math.prod(shape.orbit for shape in self.shapes)
+        return orbits * int(unseen) * self._free_ways(sum(1 << t for t in targets))
 
     def _free_ways(self, used: int) -> int:
         """The ways the sources left over feed the free concepts: any order, each any map."""
