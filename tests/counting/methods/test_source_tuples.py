@@ -221,17 +221,17 @@ def test_other_modes_and_too_many_tuples_are_not_applicable():
         counted(wide, budget=Budget(max_classes=2000))
 
 
-def mnmath_digits(values: int, shown: int, per_label: int = 10):
+def mnmath_digits(values: int, shown: int):
     """MNMath's two equations (B.1) on digits 0..values-1 and random rows over digits 0..shown-1,
-    `per_label` per label pair."""
+    10 per label pair."""
     rng = random.Random(7)
     rows: dict[tuple[bool, bool], list[list[int]]] = {
         (a, b): [] for a in (False, True) for b in (False, True)
     }
-    while any(len(v) < per_label for v in rows.values()):
+    while any(len(v) < 10 for v in rows.values()):
         r = [rng.randrange(shown) for _ in range(8)]
         key = (r[0] + r[1] == r[2] + r[3], r[4] * r[5] == r[6] * r[7])
-        if len(rows[key]) < per_label:
+        if len(rows[key]) < 10:
             rows[key].append(r)
     data = {
         "objects": {"count": 8, "attributes": {"digit": list(range(values))}},

@@ -273,8 +273,8 @@ class SourceTuples:
         shape = self.shapes[n]
         sources = [s for s in range(len(self.task.concepts)) if not used >> s & 1]
         total = 0
-        floor = self._identity_floor() if top else 0
-        if top and self.progress:  # before the first tuple, whose factor may take all the time
+        floor = self._identity_floor() if top and self.progress else 0
+        if floor and self.progress:  # said before the first tuple, whose factor may take all the time
             self.progress.known(lower_bound=floor, tuples_done=0, tuples_total=self.top_tuples)
         for done, beta in enumerate(shape.tuples(sources), start=1):
             if top and self.progress:
