@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from support import REPO
 
 from rscount.counting.processes.isolation import run_stoppable
 from rscount.counting.settings import CountSettings
-from rscount.errors import CapExceeded, InvalidSetting, MemoryLimitExceeded, TaskError
+from rscount.errors import CapExceeded, InvalidSetting, LimitReached, MemoryLimitExceeded, TaskError
 from rscount.limits import number_text
 from rscount.task.expressions import evaluate, parse
 from rscount.task.inputs import load_yaml
@@ -79,10 +80,43 @@ def test_ten_thousand_negations_are_one_line_exit_2(cli, tmp_path):
     assert "labels.y: expression nested too deeply" in one_line_error(cli("count", path, "-q"), 2)
 
 
-def test_yaml_nested_thousands_deep_is_refused_at_once_by_its_cap(cli, tmp_path):
+# PyYAML with libyaml and without (libyaml 0.2.6 refuses past 1000 levels by itself, 0.2.5 does not)
+YAML_LOADERS = [
+    pytest.param(yaml.SafeLoader, id="python-parser"),
+    pytest.param(
+        getattr(yaml, "CSafeLoader", None),
+        id="libyaml-parser",
+        marks=pytest.mark.skipif(not yaml.__with_libyaml__, reason="this PyYAML was built without libyaml"),
+    ),
+]
+
+
+@pytest.mark.parametrize("loader", YAML_LOADERS)
+def test_yaml_nested_thousands_deep_is_refused_at_once_by_its_cap(cli, tmp_path, monkeypatch, loader):
+    monkeypatch.setattr("rscount.task.inputs.SAFE_LOADER", loader)
     path = write(tmp_path, "t.yaml", GOOD + "extra: " + "[" * 5000 + "]" * 5000 + "\n")
     line = one_line_error(cli("count", path, "-q", "--timeout", "60"), 3)
     assert "levels of nesting in a YAML document" in line and "RSCOUNT_MAX_YAML_DEPTH" in line
+
+
+@pytest.mark.parametrize("loader", YAML_LOADERS)
+def test_yaml_nesting_under_a_raised_cap_reads_alike_on_both_parsers(monkeypatch, loader):
+    monkeypatch.setenv("RSCOUNT_MAX_YAML_DEPTH", "100000")
+    value: list = []
+    for _ in range(149):
+        value = [value]
+    assert load_yaml("a: " + "[" * 150 + "]" * 150 + "\n", "t.yaml", loader) == {"a": value}
+
+
+def test_yaml_nested_past_the_python_parsers_stack_is_a_limit_not_a_recursion_error(monkeypatch):
+    monkeypatch.setenv("RSCOUNT_MAX_YAML_DEPTH", "100000")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)  # Python's default (importing problog raises it to 10000)
+    try:
+        with pytest.raises(LimitReached, match="t.yaml: YAML nested too deeply for the reader's stack"):
+            load_yaml("a: " + "[" * 1500 + "]" * 1500 + "\n", "t.yaml", yaml.SafeLoader)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def test_a_huge_dimacs_header_is_refused_before_allocating(cli, tmp_path):

@@ -9,12 +9,16 @@ from typing import Any
 
 import yaml
 
-from ..errors import FormatError, quote, short
+from ..errors import FormatError, LimitReached, quote, short
 from ..limits import YAML_DEPTH, YAML_NODES
 
 # libyaml's safe loader where PyYAML was built with it (ten times faster on a task file's support);
 # the same safe constructor and resolver either way, so the same values
 SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml 0.2.6 (PyYAML 6.0.3's wheels on) refuses nesting past 1000 levels by itself, and its scanner
+# looks up to 1024 characters ahead, so it meets that limit before the parser yields YAML_DEPTH's level:
+# such a document is read again by the pure-Python parser, so that the cap answers on every build
+_LIBYAML_DEPTH_ERROR = "exceeded maximum nesting depth"
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
@@ -28,38 +32,44 @@ def read_text(path: str | os.PathLike[str]) -> str:
         raise FormatError(str(path), "not a UTF-8 text file") from None
 
 
-def load_yaml(text: str, source: str) -> Any:
-    """The data of a YAML document, read with the safe loader; duplicate keys (the last would win
-    silently) and aliases expanding to more than the YAML_NODES cap (a 'billion laughs' file) are
-    refused before any value is built."""
+def load_yaml(text: str, source: str, loader_class: Any = None) -> Any:
+    """The data of a YAML document, read with the safe loader (`loader_class`, SAFE_LOADER unless
+    given); duplicate keys (the last would win silently), nesting past the YAML_DEPTH cap and aliases
+    expanding to more than the YAML_NODES cap (a 'billion laughs' file) are refused before any value
+    is built."""
+    loader_class = SAFE_LOADER if loader_class is None else loader_class
     try:
-        loader = SAFE_LOADER(text)
+        loader = loader_class(text)
     except yaml.YAMLError as exc:  # the reader refuses characters such as NUL
         raise FormatError(source, f"invalid YAML: {short(str(exc).splitlines()[0])}") from None
     try:
-        _check_depth(text, source)
+        _check_depth(text, source, loader_class)
         node = loader.get_single_node()
         if node is None:
             return None
         _check_nodes(node, source)
         return loader.construct_document(node)
     except yaml.YAMLError as exc:
+        if _LIBYAML_DEPTH_ERROR in str(exc) and loader_class is not yaml.SafeLoader:
+            return load_yaml(text, source, yaml.SafeLoader)
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0] or "malformed YAML"
         # libyaml marks the end of the input on the line after the last: name the last line
         line = None if mark is None else min(mark.line + 1, max(1, len(text.splitlines())))
         raise FormatError(source, f"invalid YAML: {short(str(problem))}", line) from None
+    except RecursionError:  # PyYAML composes recursively: a YAML_DEPTH raised past what the stack holds
+        raise LimitReached(f"{source}: YAML nested too deeply for the reader's stack") from None
     except ValueError:  # Python refuses to read integers of more than 4300 digits
         raise FormatError(source, "invalid YAML: a number too long to read (over 4300 digits)") from None
     finally:
         loader.dispose()
 
 
-def _check_depth(text: str, source: str) -> None:
+def _check_depth(text: str, source: str, loader_class: Any) -> None:
     """Refuse collections nested past the YAML_DEPTH cap, read from the parser's flat event stream
     before PyYAML composes them (recursively: slow, and deep enough it exhausts the stack)."""
     depth = 0
-    for event in yaml.parse(text, Loader=SAFE_LOADER):
+    for event in yaml.parse(text, Loader=loader_class):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             YAML_DEPTH.check(
