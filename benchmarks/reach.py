@@ -142,7 +142,7 @@ def ganak(path: str) -> None:
     """GANAK's count of a DIMACS file, projected on its `c ind` variables (all when none)."""
     import pyganak
 
-    from rscount.task import dimacs
+    from rscount.formats import dimacs
 
     cnf = dimacs.load(path)
     counter = pyganak.Counter()

@@ -179,7 +179,7 @@ def brute(path: str) -> None:
 def ganak(path: str) -> None:
     """reach.py's GANAK run on one DIMACS (pyganak from PYTHONPATH, rscount's reader with raised caps);
     the time spent reading the file goes to stderr, to tell a limit reached reading from one counting."""
-    from rscount.task import dimacs
+    from rscount.formats import dimacs
 
     load = dimacs.load
 

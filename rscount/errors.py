@@ -71,23 +71,33 @@ class InvalidInput(RscountError):
 
 
 class TaskError(InvalidInput):
-    """A task's content is invalid; `field` names where (`labels.y`, `support[3]`, '' for the whole)."""
+    """A task's content is invalid; `field` names where (`labels.y`, `support[3]`, '' for the whole).
+    `inner`: the error of the file the field names (a program, an annotation file), which says where
+    in that file the problem is."""
 
-    def __init__(self, field: str, problem: str) -> None:
+    def __init__(self, field: str, problem: str, inner: FormatError | None = None) -> None:
         self.field = field
         self.problem = problem
+        self.inner = inner
         super().__init__(_joined(field, problem))
+
+    @classmethod
+    def from_file(cls, field: str, error: FormatError, written: str | None = None) -> TaskError:
+        """The error of a file that task field `field` names, kept as `inner`; `written`: the file
+        as the field writes it, which the message names (else the path the error has)."""
+        shown = error if written is None else FormatError(written, error.problem, error.line)
+        return cls(field, str(shown), error)
 
     def in_file(self, path: str) -> TaskFileError:
         """The same error, located in the task file at `path`."""
-        return TaskFileError(path, self.field, self.problem)
+        return TaskFileError(path, self.field, self.problem, self.inner)
 
 
 class TaskFileError(TaskError):
     """A task file is invalid: its path, the field (may be '') and the problem."""
 
-    def __init__(self, path: str, field: str, problem: str) -> None:
-        super().__init__(field, problem)
+    def __init__(self, path: str, field: str, problem: str, inner: FormatError | None = None) -> None:
+        super().__init__(field, problem, inner)
         self.path = path
         self.args = (_joined(cut_path(path), field, problem),)
 
@@ -101,6 +111,15 @@ class FormatError(InvalidInput):
         self.problem = problem
         where = cut_path(path) if line is None else f"{cut_path(path)}:{line}"
         super().__init__(_joined(where, problem))
+
+
+def origin(error: RscountError) -> tuple[str | None, int | None]:
+    """The file and line an error is in, as precisely as it knows: the innermost file a task field
+    named (a program's line), else the task file or the file read, else (None, None)."""
+    inner = getattr(error, "inner", None)
+    if isinstance(inner, FormatError):
+        return inner.path, inner.line
+    return getattr(error, "path", None), getattr(error, "line", None)
 
 
 class DimacsError(FormatError):

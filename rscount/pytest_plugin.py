@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 TASK_FILE = re.compile(r"^expect\s*:", re.M)
-# a task file's knowledge, or an rsbench generator config's (rscount.task.rsbench.MARKERS, symbols)
+# a task file's knowledge, or an rsbench generator config's (rscount.formats.rsbench.MARKERS, symbols)
 CONCEPTS = re.compile(r"^(concepts|objects|program|n_digits|num_digits|n_shapes|symbols)\s*:", re.M)
 DEFAULT_TIMEOUT = "300"
 

@@ -10,14 +10,14 @@ import pytest
 from support import REPO
 
 PACKAGE = REPO / "rscount"
-FOUNDATION = {"errors", "progress", "version", "outputs", "limits", "sat"}  # importable by every stage
-STAGES = ["task", "knowledge", "encoding", "counting", "insight", "report", "cli"]
+FOUNDATION = {"errors", "progress", "version", "outputs", "limits", "sat", "cnf"}  # importable by every stage
+STAGES = ["task", "formats", "knowledge", "encoding", "counting", "insight", "report", "cli"]
 TOP = {"__init__", "__main__", "api", "pytest_plugin"}  # the public faces: may import any stage
 MAX_MODULE_LINES = 400
 
 
 def rank(module: str) -> int:
-    """Where a module (dotted, below rscount) sits: foundation 0, stages 1..7, the public faces 8."""
+    """Where a module (dotted, below rscount) sits: foundation 0, the stages from 1, the public faces last."""
     head = module.split(".")[0]
     if head in FOUNDATION:
         return 0
@@ -148,3 +148,40 @@ def test_test_files_have_distinct_names():
     different folders stop the whole collection."""
     names = [path.name for path in (REPO / "tests").rglob("test_*.py")]
     assert sorted({name for name in names if names.count(name) > 1}) == []
+
+
+FORMATS = PACKAGE / "formats"
+
+
+def _module_globals(folder: Path) -> list[tuple[str, dict[str, object]]]:
+    import importlib
+
+    names = sorted({module_name(p) for p in folder.glob("*.py")})
+    return [(name, vars(importlib.import_module(f"rscount.{name}"))) for name in names]
+
+
+def test_every_row_format_defined_is_registered_by_name_and_for_detection():
+    from rscount.formats.rows import DETECTION, ROW_FORMATS, RowFormat
+
+    defined = {
+        value.name: value
+        for module, names in _module_globals(FORMATS / "rows")
+        for value in names.values()
+        if isinstance(value, RowFormat) and value.read.__module__ == f"rscount.{module}"
+    }
+    assert defined == ROW_FORMATS and set(DETECTION) == set(defined.values())
+
+
+def test_every_program_reader_defined_is_registered_by_extension():
+    from rscount.formats.programs import PROGRAM_READERS
+
+    defined = {
+        value
+        for module, names in _module_globals(FORMATS / "programs")
+        for name, value in names.items()
+        if name.startswith("read_")
+        and callable(value)
+        and getattr(value, "__module__", "") == f"rscount.{module}"
+        and module != "formats.programs"
+    }
+    assert defined == set(PROGRAM_READERS.values())

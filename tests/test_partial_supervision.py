@@ -25,10 +25,10 @@ from strategies.randomtasks import SETTINGS, specs, symmetric_specs
 
 from rscount import count
 from rscount.errors import NotApplicable, RscountError
+from rscount.formats.task_files.writing import task_yaml
 from rscount.insight.forecast import forecast
 from rscount.insight.maps import MapSpace, violation
 from rscount.knowledge.loading import task_from_dict
-from rscount.task.writing import task_yaml
 
 
 @st.composite

@@ -15,12 +15,12 @@ from pysat.solvers import Solver
 from support import REPO
 
 from rscount import count
+from rscount.formats.programs import read_program
+from rscount.formats.programs.objects import program_objects
 from rscount.knowledge.circuit import FALSE, CNFBuilder, compile_expr, exactly_one
 from rscount.knowledge.labels import label_groups
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.model import Mode, Task
-from rscount.task.program_objects import program_objects
-from rscount.task.programs import read_program
 
 TWINNED = sorted(p.name for p in (REPO / "tasks").glob("*.yaml") if p.stem.startswith(("kandy-", "vlol-")))
 

@@ -16,9 +16,9 @@ from support import REPO
 from rscount.counting.processes.isolation import run_stoppable
 from rscount.counting.settings import CountSettings
 from rscount.errors import CapExceeded, InvalidSetting, LimitReached, MemoryLimitExceeded, TaskError
+from rscount.formats.inputs import load_yaml
 from rscount.limits import number_text
 from rscount.task.expressions import evaluate, parse
-from rscount.task.inputs import load_yaml
 
 GOOD = "concepts:\n  a: [0, 1]\n  b: [0, 1]\nlabels:\n  y: a ^ b\nsupport: exhaustive\n"
 
@@ -93,7 +93,7 @@ YAML_LOADERS = [
 
 @pytest.mark.parametrize("loader", YAML_LOADERS)
 def test_yaml_nested_thousands_deep_is_refused_at_once_by_its_cap(cli, tmp_path, monkeypatch, loader):
-    monkeypatch.setattr("rscount.task.inputs.SAFE_LOADER", loader)
+    monkeypatch.setattr("rscount.formats.inputs.SAFE_LOADER", loader)
     path = write(tmp_path, "t.yaml", GOOD + "extra: " + "[" * 5000 + "]" * 5000 + "\n")
     line = one_line_error(cli("count", path, "-q", "--timeout", "60"), 3)
     assert "levels of nesting in a YAML document" in line and "RSCOUNT_MAX_YAML_DEPTH" in line

@@ -10,11 +10,11 @@ from ..counting.dispatch import count_task
 from ..counting.processes.isolation import run_stoppable
 from ..encoding.modes import encode
 from ..errors import LimitReached
+from ..formats import dimacs
 from ..outputs import check_outputs
 from ..progress import Progress
 from ..report.records import count_record, to_json
 from ..report.text import human_summary
-from ..task import dimacs
 from . import options
 from .status import Exit
 

@@ -8,12 +8,12 @@ from typing import Any
 from ..counting.jobs import within
 from ..counting.processes.isolation import run_stoppable
 from ..errors import OutputError
+from ..formats.rows.inline import rows_from
 from ..insight.forecast import forecast
 from ..outputs import check_outputs
 from ..report.insight_text import forecast_text
 from ..report.plots import PLOT_SUFFIXES, forecast_plot
 from ..report.records import to_json
-from ..task.row_sources import rows_from
 from . import options
 from .explain import TASK_HELP, refuse
 from .status import Exit

@@ -13,9 +13,9 @@ from ..counting.methods import BACKENDS
 from ..counting.processes.parallel import default_jobs
 from ..counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
 from ..errors import quote
+from ..formats import dimacs
 from ..knowledge.loading import checked, load_task
 from ..progress import Progress
-from ..task import dimacs
 from ..task.families import builtin_task, cnf_task, dimacs_task, random_cnf
 from ..task.model import Mode, Task
 from ..task.support import support_from_spec

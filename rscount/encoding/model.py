@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..task.dimacs import Dimacs
+from ..cnf import Cnf
 from ..task.model import Mode, Task
 
 
@@ -19,7 +19,7 @@ class Encoding:
     """
 
     task: Task
-    cnf: Dimacs
+    cnf: Cnf
     p_vars: list[list[int]]
     f_lits: list[list[list[int]]]
     examples: list[tuple[int, int, int, int]]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..cnf import Cnf
 from ..knowledge.circuit import CNFBuilder
-from ..task.dimacs import Dimacs
 
 
 class MapPool:
@@ -33,6 +33,6 @@ class MapPool:
             return [-x, x]
         return [self.new(f"F {what} -> #{u}") for u in range(width)]
 
-    def dimacs(self, clauses: list[list[int]], comments: list[str]) -> Dimacs:
+    def dimacs(self, clauses: list[list[int]], comments: list[str]) -> Cnf:
         """The CNF over the builder's variables, projected on the map variables."""
-        return Dimacs(self.builder.num_vars, clauses, sorted(self.meanings), dict(self.meanings), comments)
+        return Cnf(self.builder.num_vars, clauses, sorted(self.meanings), dict(self.meanings), comments)

@@ -1,2 +1,2 @@
-"""Stage 5, insight: the optimal maps themselves (explain), changes of the training data that remove
+"""Stage 6, insight: the optimal maps themselves (explain), changes of the training data that remove
 them (advise), counts over shrinking supports (sweep), and the pre-training check."""

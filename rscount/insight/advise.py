@@ -8,7 +8,7 @@ tries candidates of each kind and keeps the one whose modified task counts fewes
 a stall or the step limit; steps the final count does not need are dropped (last first). Its cost
 bounds the exact search (rscount.insight.plan_search), which proves the cheapest plan or says what
 it proved when its budget or the time limit stops it. The counts after each step are recounted, and
-the modified task is written out (the task file edited, rscount.task.editing), read back and
+the modified task is written out (the task file edited, rscount.formats.task_files.editing), read back and
 counted again.
 """
 
@@ -26,12 +26,12 @@ import yaml
 from ..counting.jobs import CountOutcome
 from ..counting.settings import Method
 from ..errors import InvalidSetting, TimeLimitExceeded
+from ..formats.task_files.editing import edited_task_file
+from ..formats.task_files.writing import task_yaml
 from ..knowledge.loading import task_from_dict
 from ..outputs import check_outputs, write_output
-from ..task.editing import edited_task_file
 from ..task.model import Mode, Task
 from ..task.support import all_rows, decode, domain_size
-from ..task.writing import task_yaml
 from .plan_counts import Advisor, counted
 from .plan_search import Costs, SearchState, moves, search
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, annotation_label, apply_steps, step_text

@@ -1,4 +1,4 @@
-"""Tasks as the public API and the commands load them: read (rscount.task.files), then their
+"""Tasks as the public API and the commands load them: read (rscount.formats.task_files), then their
 knowledge checked: it compiles over the full domains (label types) and, when given as
 constraints, gives every concept vector exactly one label tuple."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CapExceeded, TaskError
-from ..task import files
+from ..formats import task_files
 from ..task.model import Mode, Task
 from .answers import complete_answers
 from .constraints import check_deterministic
@@ -29,13 +29,13 @@ def load_task(path: str | os.PathLike[str], mode: Mode | str | None = None) -> T
     """Read a task file (YAML task, rsbench generator config, or DIMACS knowledge) and check its
     knowledge; every problem is an error naming the file (and field or line). `mode`: the mode it
     will be counted in, when not the file's own (a program is then read for it)."""
-    task = files.read_task(path, None if mode is None else Mode.parse(mode))
+    task = task_files.read_task(path, None if mode is None else Mode.parse(mode))
     try:
         return checked(task)
     except (TaskError, CapExceeded) as exc:
-        raise files.located(exc, path) from None
+        raise task_files.located(exc, path) from None
 
 
 def task_from_dict(data: Any, name: str = "task", base: str | os.PathLike[str] = ".") -> Task:
     """A task from a mapping in the task-file schema (paths in it relative to `base`), checked."""
-    return checked(files.read_mapping(data, name, Path(base)))
+    return checked(task_files.read_mapping(data, name, Path(base)))

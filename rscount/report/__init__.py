@@ -1,2 +1,2 @@
-"""Stage 6, reports: count records, text for people, batches of task files, report files (Markdown,
+"""Stage 7, reports: count records, text for people, batches of task files, report files (Markdown,
 JSON, JUnit), plots, and rewriting pins."""

@@ -22,10 +22,10 @@ from ..counting.processes.isolation import run_stoppable
 from ..counting.processes.parallel import run_jobs
 from ..counting.settings import CountSettings
 from ..errors import InvalidInput, LimitReached, RscountError, short
+from ..formats.inputs import read_text
 from ..insight.check import Unidentified, unidentified_concepts
 from ..progress import Progress
 from ..task.expectations import Outcome, judge
-from ..task.inputs import read_text
 from ..task.model import Mode, Task
 from ..task.summary import describe
 from .records import CountRecord, count_record

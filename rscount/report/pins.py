@@ -16,8 +16,8 @@ import yaml
 from ruamel.yaml import YAML
 
 from ..errors import TaskFileError
+from ..formats.inputs import read_text
 from ..outputs import write_output
-from ..task.inputs import read_text
 
 PINS = ("count", "shortcuts")  # bounds (max_count, min_count) are design choices, never rewritten
 

@@ -1,2 +1,2 @@
-"""Stage 1, the task: concepts, labels given by knowledge, and a training support, as a model and as
-files (task files, rsbench configs, DIMACS, annotation files). Imports no other stage."""
+"""Stage 1, the task: concepts, labels given by knowledge, a training support and expectations, as a
+model (the files it is read from are rscount.formats). Imports no other stage."""

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import sat
+from ..cnf import Cnf
 from ..errors import InvalidSetting, TaskError
 from ..limits import CONCEPTS
-from .dimacs import Dimacs
 from .expressions import Expr, call, var
 from .model import Concept, Task
 from .support import support_from_spec
@@ -110,6 +110,6 @@ def cnf_task(
     return boolean_task(name, bits, cnf_expr(clauses, boolean_names(bits), name), support, supervision)
 
 
-def dimacs_task(name: str, cnf: Dimacs, support: Any = "exhaustive", supervision: Any = None) -> Task:
+def dimacs_task(name: str, cnf: Cnf, support: Any = "exhaustive", supervision: Any = None) -> Task:
     """Knowledge from a DIMACS CNF: one concept per declared variable."""
     return cnf_task(name, cnf.clauses, cnf.num_vars, support, supervision)

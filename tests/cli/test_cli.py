@@ -14,7 +14,7 @@ from support import REPO
 
 from rscount.cli.main import COMMANDS, make_parser
 from rscount.cli.options import task_from_args
-from rscount.task import dimacs
+from rscount.formats import dimacs
 from rscount.task.families import random_cnf
 
 

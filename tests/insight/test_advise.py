@@ -17,12 +17,12 @@ from support import REPO
 
 from rscount import advise, count
 from rscount.errors import TaskError
+from rscount.formats.task_files.writing import task_yaml
 from rscount.insight.advise import SEARCH_BUDGET
 from rscount.insight.plan_search import Costs, moves, plans_costing
 from rscount.insight.steps import ANNOTATE, Step, apply_steps
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.families import builtin_task
-from rscount.task.writing import task_yaml
 
 
 def _plan_recounts_to_one(cli, tmp_path: Path, *args: str) -> dict:

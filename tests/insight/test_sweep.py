@@ -10,10 +10,11 @@ import pytest
 from references.bruteforce import brute_force_count
 from support import REPO
 
+from rscount.cnf import Cnf
 from rscount.errors import RscountError
+from rscount.formats.dimacs import dump
 from rscount.insight.sweep import grid_tasks, parse_levels, scores
 from rscount.knowledge.loading import load_task
-from rscount.task.dimacs import Dimacs, dump
 from rscount.task.families import random_cnf
 from rscount.task.model import Task
 
@@ -57,7 +58,7 @@ def assert_counts_never_fall_as_support_shrinks(rows: list[dict]) -> None:
 @pytest.fixture
 def random_3cnf(tmp_path: Path) -> Path:
     path = tmp_path / "random6.cnf"
-    dump(Dimacs(6, random_cnf(6, 6, 3, seed=2)), path)
+    dump(Cnf(6, random_cnf(6, 6, 3, seed=2)), path)
     return path
 
 
@@ -106,7 +107,7 @@ def test_random_3cnf_sweep_with_supervision_levels(cli, tmp_path, random_3cnf):
 def test_random_3cnf_sweep_counts_every_grid_point_exactly(cli, tmp_path):
     clauses = random_cnf(4, 4, 3, seed=2)
     path = tmp_path / "random4.cnf"
-    dump(Dimacs(4, clauses), path)
+    dump(Cnf(4, clauses), path)
     out = tmp_path / "r.csv"
     run = cli(
         "sweep", path, "--seeds", "3", "--seed", "4", "--fractions", "0.25:1:0.25", "--supervision", "0,0.5",

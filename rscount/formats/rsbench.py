@@ -36,11 +36,11 @@ from typing import Any
 
 from ..errors import TaskError, quote
 from ..limits import CONCEPTS
-from .expectations import parse_expect
-from .expressions import parse, substitute, var
-from .families import family
-from .model import Concept, Objects, Task, make_concept
-from .support import Support
+from ..task.expectations import parse_expect
+from ..task.expressions import parse, substitute, var
+from ..task.families import family
+from ..task.model import Concept, Objects, Task, make_concept
+from ..task.support import Support
 
 # Fields that shape the data generation only (images, splits, sizes): accepted, not used by the count.
 GENERATION = {

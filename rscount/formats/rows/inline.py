@@ -6,25 +6,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import AnnotationError, TaskError, quote
-from .annotations import read_annotations
-from .inputs import load_yaml, read_text
-from .model import Task
-from .support import Row, parse_row
-
-TABLE_SUFFIXES = (".csv", ".jsonl", ".ndjson")
+from ...errors import TaskError, quote
+from ...task.model import Task
+from ...task.support import Row, parse_row
+from ..inputs import load_yaml, read_text
+from . import by_suffix
+from .format import RowRequest
 
 
 def rows_from(spec: str, task: Task, where: str = "test") -> list[Row]:
-    """The distinct concept vectors of `spec`: an existing file, else inline YAML rows; a CSV or JSON
-    lines file's label columns must agree with the knowledge (the first disagreement is named)."""
+    """The distinct concept vectors of `spec`: an existing file, else inline YAML rows; a file of a
+    row format its extension names (CSV, JSON lines) must have label columns that agree with the
+    knowledge."""
     path = Path(spec)
     if _is_file(path):
-        if path.suffix.lower() in TABLE_SUFFIXES:
-            found = read_annotations(path, task.concepts, list(task.labels))
-            wrong = found.contradictions(list(task.labels), task.label_of)
-            if wrong:
-                raise AnnotationError(str(path), f"labels disagree with the knowledge: {wrong[0]}")
+        row_format = by_suffix(path)
+        if row_format is not None:
+            found = row_format.read(path, RowRequest(task.concepts, list(task.labels), task.objects))
+            found.check_labels(list(task.labels), task.label_of)
             return found.distinct
         data, source = load_yaml(read_text(path), str(path)), str(path)
     else:

@@ -14,9 +14,9 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from .inputs import read_text
-from .model import Mode, Task
-from .support import Row
+from ...task.model import Mode, Task
+from ...task.support import Row
+from ..inputs import read_text
 
 
 def _flow(row: Sequence[Any]) -> CommentedSeq:

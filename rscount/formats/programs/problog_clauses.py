@@ -1,5 +1,5 @@
 """A ProbLog / DeepProbLog program's clauses read as data before problog grounds them
-(rscount.task.programs): which clauses the queries (and the evidence) reach, each reached goal
+(rscount.formats.programs.problog): which clauses the queries (and the evidence) reach, each reached goal
 checked against the program's own predicates and the allowed built-ins, and the neural and learnable
 declarations rewritten as annotated disjunctions with placeholder probabilities.
 
@@ -13,14 +13,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from problog.errors import ProbLogError
 from problog.logic import AnnotatedDisjunction, Clause, Constant, Term, Var, term2list
 from problog.program import PrologString, SimpleProgram
 
-from ..errors import TaskError, quote, short
-from . import program_terms as terms
+from ...errors import FormatError, TaskError, quote, short
+from . import terms
 
 ALLOWED_BUILTINS = {
     *(("true", 0), ("fail", 0), ("false", 0)),
@@ -77,8 +78,9 @@ class Reader:
     """Reads a program's clauses: its own queries and evidence, the predicates they reach, and the
     program problog grounds (reached clauses only, rewritten)."""
 
-    def __init__(self, name: str, source: PrologString) -> None:
-        self.name = name
+    def __init__(self, path: Path, source: PrologString) -> None:
+        self.path = path
+        self.name = short(path.name)
         self.source = source
         self.defined: set[Signature] = set()
         self.disjunctions: dict[Any, Disjunction] = {}  # by source location
@@ -86,10 +88,19 @@ class Reader:
         self.evidence: list[Evidence] = []
         self.left_out: list[str] = []  # predicates defined but reached by no query, as name/arity
 
-    def where(self, term: Any) -> str:
+    def line(self, term: Any) -> int | None:
+        """The program's line a term is written on, when problog kept its place."""
         location = getattr(term, "location", None)
-        line = self.source.lineno(location)[1] if location is not None else None
+        return (self.source.lineno(location)[1] or None) if location is not None else None
+
+    def where(self, term: Any) -> str:
+        """The program and line of a term, as notes name it."""
+        line = self.line(term)
         return f"{self.name}, line {line}" if line else self.name
+
+    def error(self, term: Any, problem: str) -> FormatError:
+        """The program's error at the line of `term`."""
+        return FormatError(str(self.path), problem, self.line(term))
 
     def read(
         self, clauses: Sequence[Any], queries: Sequence[Term] | None
@@ -149,9 +160,9 @@ class Reader:
     def _goals(self, goal: Any, clause: Any) -> Iterator[Signature]:
         """The predicates a body calls, each checked to be defined or an allowed built-in."""
         if isinstance(goal, Var):
-            raise TaskError("program", f"{self.where(clause)}: a variable as a goal (call/N) is not allowed")
+            raise self.error(clause, "a variable as a goal (call/N) is not allowed")
         if not isinstance(goal, Term) or isinstance(goal, Constant):
-            raise TaskError("program", f"{self.where(clause)}: {quote(str(goal))} is not a goal")
+            raise self.error(clause, f"{quote(str(goal))} is not a goal")
         key = terms.signature(goal)
         if key in CONTROL:
             for arg in goal.args:
@@ -159,9 +170,9 @@ class Reader:
         elif key in self.defined:
             yield key
         elif key not in ALLOWED_BUILTINS:
-            raise TaskError(
-                "program",
-                f"{self.where(clause)}: {quote('/'.join(map(str, key)))} is neither defined in the program "
+            raise self.error(
+                clause,
+                f"{quote('/'.join(map(str, key)))} is neither defined in the program "
                 "nor an allowed built-in (arithmetic, comparison, unification, type tests, between/3 and "
                 "the list predicates of library(lists); no call/N, no file or OS built-ins)",
             )
@@ -172,17 +183,16 @@ class Reader:
         if not (
             isinstance(library, Term) and library.functor == "library" and str(library.args[0]) in LIBRARIES
         ):
-            raise TaskError(
-                "program",
-                f"{self.where(clause)}: directive {quote(str(body))} is not allowed "
-                "(only :- use_module(library(lists)))",
+            raise self.error(
+                clause,
+                f"directive {quote(str(body))} is not allowed (only :- use_module(library(lists)))",
             )
 
     def _evidence(self, clause: Term) -> Evidence:
         atom = clause.args[0]
         value = clause.args[1] if clause.arity == 2 else Term("true")
         if not terms.is_atom(atom) or str(value) not in ("true", "false"):
-            raise TaskError("program", f"{self.where(clause)}: evidence(Atom, true|false) expected")
+            raise self.error(clause, "evidence(Atom, true|false) expected")
         return Evidence(atom, str(value) == "true")
 
     def _rewritten(self, clause: Any) -> Any:
@@ -214,16 +224,14 @@ class Reader:
         if declaration.arity == 2:
             return self._disjunction(clause, [head.with_probability(None)], body, learnable=True)
         if declaration.arity == 3:
-            raise TaskError(
-                "program",
-                f"{self.where(clause)}: nn/3 declares a tensor output "
+            raise self.error(
+                clause,
+                f"nn/3 declares a tensor output "
                 f"({quote(str(head.with_probability(None)))}): it has no finite set of values to count over "
                 "(a classifier is nn(Net, Inputs, Y, [v1, ...]), a Boolean neural fact nn(Net, Inputs))",
             )
         if declaration.arity != 4:
-            raise TaskError(
-                "program", f"{self.where(clause)}: nn/{declaration.arity} is not a neural declaration"
-            )
+            raise self.error(clause, f"nn/{declaration.arity} is not a neural declaration")
         output, values = declaration.args[2], term2list(declaration.args[3], False)
         heads = [terms.bind(head.with_probability(None), {str(output): v}) for v in values]
         return self._disjunction(clause, heads, body, learnable=True)

@@ -1,4 +1,4 @@
-"""Prolog terms of a program read as data (rscount.task.programs): predicate signatures, clause
+"""Prolog terms of a program read as data (rscount.formats.programs.problog): predicate signatures, clause
 heads and bodies, matching a pattern against a ground term, binding variables, domain values."""
 
 from __future__ import annotations

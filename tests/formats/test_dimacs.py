@@ -5,7 +5,7 @@ from __future__ import annotations
 from support import backend_count
 
 from rscount.encoding.modes import encode
-from rscount.task.dimacs import dumps, loads
+from rscount.formats.dimacs import dumps, loads
 from rscount.task.families import builtin_task
 
 

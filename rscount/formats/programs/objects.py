@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TaskError, quote
-from .expressions import Expr, call, var
-from .model import Concept, Objects, QueryAnswers
-from .programs import Program
+from ...errors import TaskError, quote
+from ...task.expressions import Expr, call, var
+from ...task.model import Concept, Objects, QueryAnswers
+from .program import Program
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The connectives of a grounded program (rscount.task.programs) as expressions, simplified as they
+"""The connectives of a grounded program (rscount.formats.programs.problog) as expressions, simplified as they
 are built: grounding keeps products that need two values of one concept and sums over every value of
 a concept (problog does not know that a disjunction's heads exclude each other); both go here."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .expressions import Expr, call, const, var
+from ...task.expressions import Expr, call, const, var
 
 
 def _literal(e: Expr) -> tuple[str, Any] | None:

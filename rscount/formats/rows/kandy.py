@@ -1,51 +1,34 @@
-"""Supports read from the benchmarks' own annotation files, for tasks with `objects:`:
-
-- KANDY's `annotations.csv` (columns filename, task_id, label, supervised, symbol; seed 001): the
-  `symbol` cell is a tree such as `stack([diag_ul_lr([{"shape": ..., "color": ...}, ...]), {...}])`,
-  parsed here as data (never evaluated); its leaves, left to right, are the task's objects. Operators
-  are skipped, except that a task whose objects have a `link` attribute gets each object's relation
-  to the next: the operator of their group when the two are adjacent children of one group and the
-  operator is a `link` value (a `_reduce_bb` variant counts as its base operator), else `none`.
-  `task: N` keeps the rows of one task_id; a row whose `supervised` cell is 0 has no label in
-  training, so it constrains no map and is left out. The `label` cell is checked against the knowledge.
-- CLEVR-style scene JSON (`{"scenes": [{"objects": [{"color": ..., "shape": ..., ...}]}]}`): each
-  scene's objects, in the order listed, are the task's objects.
+"""KANDY's `annotations.csv` (columns filename, task_id, label, supervised, symbol; seed 001), for tasks
+with `objects:`: the `symbol` cell is a tree such as
+`stack([diag_ul_lr([{"shape": ..., "color": ...}, ...]), {...}])`, parsed here as data (never
+evaluated); its leaves, left to right, are the task's objects. Operators are skipped, except that a
+task whose objects have a `link` attribute gets each object's relation to the next: the operator of
+their group when the two are adjacent children of one group and the operator is a `link` value (a
+`_reduce_bb` variant counts as its base operator), else `none`. `task: N` keeps the rows of one
+task_id; a row whose `supervised` cell is 0 has no label in training, so it constrains no map and is
+left out. The `label` cell is checked against the knowledge.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import AnnotationError, quote, short
-from ..limits import DEPTH
-from .annotations import Annotations, records, value_of
-from .inputs import read_text
-from .model import Concept, Objects
+from ...errors import AnnotationError, quote, short
+from ...limits import DEPTH
+from .annotations import Annotations
+from .format import RowFormat, RowRequest
+from .objects import object_row
+from .tables import records
 
-LINK = "link"  # the structural attribute read from a KANDY tree's operators (tasks/kandy-easy-15.yaml)
 Slot = tuple[int, int, str | None]
 KANDY_COLUMNS = ("filename", "task_id", "label", "supervised", "symbol")
-FORMATS = ("csv", "jsonl", "kandy", "clevr")
 TOKEN = re.compile(
     r'\s*(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<string>"(?:[^"\\]|\\.)*"|\'[^\']*\')'
     r"|(?P<number>-?[0-9]+(?:\.[0-9]+)?)|(?P<punct>[()\[\]{},:]))"
 )
-
-
-def detect_format(path: Path, text: str) -> str:
-    """`kandy`, `clevr`, `jsonl` or `csv`, from the content (and the extension for JSON lines)."""
-    head = text.lstrip()[:4096]
-    if head.startswith("{") and re.match(r'\{\s*"(info|scenes)"', head):
-        return "clevr"
-    first = head.splitlines()[0] if head else ""
-    if [c.strip() for c in first.split(",")] == list(KANDY_COLUMNS):
-        return "kandy"
-    return "jsonl" if path.suffix.lower() in (".jsonl", ".ndjson") or head.startswith("{") else "csv"
 
 
 def _tokens(text: str, where: str) -> list[tuple[str, str]]:
@@ -142,44 +125,10 @@ def symbol_tree(text: str) -> tuple[list[dict[str, Any]], list[str | None]]:
     return leaves, links
 
 
-def _link(operator: str | None, concept: Concept) -> Any:
-    """The `link` value of an object whose relation to the next is `operator` (None: not adjacent)."""
-    for name in (operator, operator and operator.removesuffix("_reduce_bb")):
-        if name in concept.values:
-            return name
-    return "none"
-
-
-def _object_row(
-    objects: Objects,
-    leaves: Sequence[Any],
-    path: Path,
-    line: int | None,
-    what: str,
-    links: Sequence[str | None] = (),
-) -> tuple[Any, ...]:
-    if len(leaves) != objects.count:
-        raise AnnotationError(
-            str(path), f"{what} has {len(leaves)} objects, but the task has {objects.count}", line
-        )
-    row = []
-    concepts = iter(objects.concepts())
-    for n, leaf in enumerate(leaves, 1):
-        if not isinstance(leaf, dict):
-            raise AnnotationError(str(path), f"object {n} of {what} is not a mapping", line)
-        for attribute, _ in objects.attributes:
-            concept = next(concepts)
-            if attribute == LINK and attribute not in leaf and links:
-                row.append(value_of(_link(links[n - 1], concept), concept, path, line))
-                continue
-            if attribute not in leaf:
-                raise AnnotationError(str(path), f"object {n} of {what} has no {quote(attribute)}", line)
-            row.append(value_of(leaf[attribute], concept, path, line))
-    return tuple(row)
-
-
-def read_kandy(path: Path, objects: Objects, label: str, task_id: Any) -> Annotations:
-    """The rows of one task of a KANDY annotations.csv (all rows when `task_id` is None)."""
+def _read_kandy(path: Path, request: RowRequest) -> Annotations:
+    """The rows of one task of a KANDY annotations.csv (all rows when `request.task_id` is None)."""
+    objects, task_id, (label,) = request.objects, request.task_id, request.labels
+    assert objects is not None  # the registry reads it for tasks with objects only
     header, found = records(path, json_lines=False)
     missing = [c for c in KANDY_COLUMNS if c not in header]
     if missing:
@@ -198,7 +147,7 @@ def read_kandy(path: Path, objects: Objects, label: str, task_id: Any) -> Annota
             leaves, links = symbol_tree(record["symbol"])
         except (ValueError, RecursionError) as exc:
             raise AnnotationError(str(path), short(str(exc)), line) from None
-        rows.append(_object_row(objects, leaves, path, line, "the symbol", links))
+        rows.append(object_row(objects, leaves, path, line, "the symbol", links))
         lines.append(line)
         labels.append(record["label"].strip())
     if not rows:
@@ -209,21 +158,11 @@ def read_kandy(path: Path, objects: Objects, label: str, task_id: Any) -> Annota
     )
 
 
-def read_clevr(path: Path, objects: Objects) -> Annotations:
-    """The scenes of a CLEVR-style scene JSON, one row per scene (its position as the line)."""
-    try:
-        data = json.loads(read_text(path))
-    except (ValueError, RecursionError) as exc:
-        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-        raise AnnotationError(str(path), f"invalid JSON: {why}") from None
-    scenes = data.get("scenes") if isinstance(data, dict) else None
-    if not isinstance(scenes, list) or not scenes:
-        raise AnnotationError(str(path), 'expected {"scenes": [{"objects": [...]}, ...]} with scenes')
-    lines, rows = [], []
-    for n, scene in enumerate(scenes, 1):
-        listed = scene.get("objects") if isinstance(scene, dict) else None
-        if not isinstance(listed, list):
-            raise AnnotationError(str(path), f"scene {n} has no objects list")
-        rows.append(_object_row(objects, listed, path, None, f"scene {n}"))
-        lines.append(n)
-    return Annotations(path, lines, rows, {}, [])
+def _claims(path: Path, head: str) -> bool:
+    first = head.splitlines()[0] if head else ""
+    return [c.strip() for c in first.split(",")] == list(KANDY_COLUMNS)
+
+
+KANDY_FORMAT = RowFormat(
+    "kandy", _read_kandy, _claims, "a KANDY annotations.csv", objects=True, selects_task=True, one_label=True
+)

@@ -7,8 +7,8 @@ from typing import Any
 
 import yaml
 
-from ..errors import TaskError
-from .model import Task
+from ...errors import TaskError
+from ...task.model import Task
 
 
 def task_data(task: Task) -> dict[str, Any]:

@@ -14,7 +14,7 @@ several can hold at once: rscount.knowledge.answers decides). `evidence/2` is a 
 1 where every evidence atom has its value: training rows must have it, so maps keep it.
 Probabilities play no part in a count, except whether a disjunction's sum to 1.
 
-Programs are data (rscount.task.program_reader): clauses no query reaches are left out unjudged;
+Programs are data (rscount.formats.programs.problog_clauses): clauses no query reaches are left out unjudged;
 reached goals are checked against the program's own predicates and the allowed built-ins before
 problog sees them, so no directive but `:- use_module(library(lists))`, no `call/N`, no file or OS
 built-in ever runs.
@@ -23,8 +23,6 @@ built-in ever runs.
 from __future__ import annotations
 
 import dataclasses
-import keyword
-import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,42 +34,19 @@ from problog.formula import LogicDAG, LogicFormula
 from problog.logic import Term
 from problog.program import PrologString
 
-from ..errors import TaskError, quote, short
-from . import program_terms as terms
-from .expressions import OPS, Expr, call, const, var
-from .model import NO_ANSWER, Concept, QueryAnswers
-from .program_connectives import conjunction, disjunction
-from .program_reader import Disjunction, Reader, parse_queries
+from ...errors import FormatError, TaskError, quote, short
+from ...task.expressions import Expr, call, const, var
+from ...task.model import NO_ANSWER, Concept, QueryAnswers
+from . import terms
+from .connectives import conjunction, disjunction
+from .problog_clauses import Disjunction, Reader, parse_queries
+from .program import Program, Reads, safe_name
 
-Reads = tuple[str, tuple[str, ...]]
-NAME_CHARS = 60  # a concept or label name made from a longer atom is cut there
 NONE = "none"  # the value of an annotated disjunction whose probabilities leave room for no head
 EVIDENCE = "evidence"  # the label saying every evidence atom has its value
 
 
-@dataclasses.dataclass(frozen=True)
-class Program:
-    """What a program file gives a task: its concepts and labels, its queries with variables and
-    their answers, notes on what each concept and label stands for and what was left out, and per
-    concept the (predicate, inputs) it reads when it is a disjunction p(inputs, V)."""
-
-    concepts: tuple[Concept, ...]
-    labels: dict[str, Expr]
-    answers: tuple[QueryAnswers, ...]
-    notes: tuple[str, ...]
-    reads: tuple[Reads | None, ...]
-    evidence: str | None  # the label that is the program's evidence, if it has some
-
-
-def safe_name(text: str) -> str:
-    """A concept or label name made from a program's text: an identifier, cut at NAME_CHARS."""
-    base = re.sub(r"\W+", "_", text).strip("_")[:NAME_CHARS] or "c"
-    if base[0].isdigit() or keyword.iskeyword(base) or base in OPS:
-        base = f"c_{base}"
-    return base
-
-
-def read_program(path: Path, text: str, query: Any) -> Program:
+def read_problog(path: Path, text: str, query: Any) -> Program:
     """Ground the program of `path` (its `text`) for the queries (task field `query:`, else the
     program's own `query/1` facts) and read it back; a TaskError naming the line of a problem.
     problog's own warnings become notes (which `check` shows) instead of reaching the terminal."""
@@ -83,7 +58,6 @@ def read_program(path: Path, text: str, query: Any) -> Program:
 
 
 def _read(path: Path, text: str, query: Any) -> Program:
-    name = short(path.name)
     source = PrologString(text, source_root=str(path.parent))
     try:
         clauses = list(source)
@@ -92,13 +66,14 @@ def _read(path: Path, text: str, query: Any) -> Program:
             (n for n, line in enumerate(text.splitlines(), 1) if "-->" in line.split("%")[0]), None
         )
         if grammar is not None:  # problog's own message would be about a `{` further on
-            raise TaskError(
-                "program",
-                f"{name}: line {grammar}: grammar rules (-->, as DeepStochLog writes them) are not "
-                "read; write them as ProbLog clauses",
+            raise FormatError(
+                str(path),
+                "grammar rules (-->, as DeepStochLog writes them) are not read; "
+                "write them as ProbLog clauses",
+                grammar,
             ) from None
-        raise TaskError("program", f"{name}: {short(str(exc))}") from None
-    reader = Reader(name, source)
+        raise FormatError(str(path), short(str(exc)), _line(exc)) from None
+    reader = Reader(path, source)
     program, queries = reader.read(clauses, parse_queries(query) if query is not None else None)
     evidence = [(e.atom, e.value) for e in reader.evidence]
     try:
@@ -107,7 +82,9 @@ def _read(path: Path, text: str, query: Any) -> Program:
         formula = engine.ground_all(database, queries=queries, evidence=evidence, target=LogicFormula())
         dag = LogicDAG.create_from(formula)
     except (ProbLogError, RecursionError) as exc:
-        raise TaskError("program", f"{name}: grounding failed: {short(str(exc) or 'too deep')}") from None
+        raise FormatError(
+            str(path), f"grounding failed: {short(str(exc) or 'too deep')}", _line(exc)
+        ) from None
     translated = _Translation(dag, reader, database).program(queries)
     if reader.left_out:
         left = ", ".join(reader.left_out)
@@ -115,6 +92,15 @@ def _read(path: Path, text: str, query: Any) -> Program:
             translated, notes=(*translated.notes, f"left out (no query or evidence reaches them): {left}")
         )
     return translated
+
+
+def _line(error: BaseException) -> int | None:
+    """The program's line problog places an error on, when it gives one (a (file, line, column)
+    location)."""
+    location = getattr(error, "location", None)
+    if isinstance(location, tuple) and len(location) == 3 and isinstance(location[1], int):
+        return location[1]
+    return None
 
 
 class _Translation:

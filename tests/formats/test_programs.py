@@ -23,9 +23,9 @@ from support import REPO
 
 from rscount import count
 from rscount.errors import RscountError
+from rscount.formats.programs.connectives import conjunction, disjunction
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.expressions import call, const, evaluate, var
-from rscount.task.program_connectives import conjunction, disjunction
 
 ADDITION = """
 nn(mnist_net, [X], Y, [0, 1, 2, 3]) :: digit(X, Y).
@@ -175,16 +175,16 @@ def test_random_propositional_programs_label_every_vector_as_problog_does(tmp_pa
     [
         (
             ":- initialization(main).\n0.5::a.\nq :- a.\n",
-            r"line 1: directive 'initialization\(main\)' is not allowed",
+            r"knowledge.pl:1: directive 'initialization\(main\)' is not allowed",
         ),
-        ("0.5::a.\nq :- a, call(a).\n", r"line 2: 'call/1' is neither defined"),
-        ("0.5::a.\nq :- a, X.\n", r"line 2: a variable as a goal"),
+        ("0.5::a.\nq :- a, call(a).\n", r"knowledge.pl:2: 'call/1' is neither defined"),
+        ("0.5::a.\nq :- a, X.\n", r"knowledge.pl:2: a variable as a goal"),
         ("0.5::a.\nq :- a, open('f', read, S).\n", r"'open/3' is neither defined"),
         ("0.5::a.\nq :- a, consult('other.pl').\n", r"'consult/1' is neither defined"),
         ("0.5::a.\nq :- a, (b ; \\+ shell(ls)).\nb.\n", r"'shell/1' is neither defined"),
         ("q :- a(.\n", r"knowledge.pl"),
-        ("nn(net, [X], Y) :: digit(X, Y).\nq :- digit(a, 1).\n", r"line 1: nn/3 declares a tensor output"),
-        ("digit(Y) --> [X], {d(X, Y)}.\nq :- digit(1).\n", r"line 1: grammar rules \(-->"),
+        ("nn(net, [X], Y) :: digit(X, Y).\nq :- digit(a, 1).\n", r"knowledge.pl:1: nn/3 declares a tensor"),
+        ("digit(Y) --> [X], {d(X, Y)}.\nq :- digit(1).\n", r"knowledge.pl:1: grammar rules \(-->"),
     ],
 )
 def test_hostile_or_broken_programs_are_refused_in_one_line(tmp_path, cli, program, message):

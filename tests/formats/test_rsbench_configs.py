@@ -11,8 +11,8 @@ from support import REPO
 
 from rscount import count
 from rscount.errors import RscountError
+from rscount.formats.rsbench import task_from_config
 from rscount.knowledge.loading import load_task
-from rscount.task.rsbench import task_from_config
 
 CONFIGS = REPO / "tests" / "configs"
 

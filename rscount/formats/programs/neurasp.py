@@ -21,10 +21,10 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from ..errors import TaskError, quote, short
-from .expressions import Expr, LookupTable, call, const, var
-from .model import NO_ANSWER, Concept, QueryAnswers
-from .programs import NAME_CHARS, Program, Reads, safe_name
+from ...errors import FormatError, TaskError, quote, short
+from ...task.expressions import Expr, LookupTable, call, const, var
+from ...task.model import NO_ANSWER, Concept, QueryAnswers
+from .program import NAME_CHARS, Program, Reads, safe_name
 
 FORBIDDEN = ("#script", "#include", "#external", "#program", "#python", "#lua", "#end")
 NEURAL = re.compile(
@@ -35,25 +35,24 @@ NEURAL = re.compile(
 VECTORS_MAX = 1 << 17  # concept vectors (stable models) an ASP program's labels are tabulated over
 
 
-def read_asp(path: Path, text: str, query: Any) -> Program:
+def read_neurasp(path: Path, text: str, query: Any) -> Program:
     """The concepts and labels of the NeurASP program of `path` (its `text`) for `query`; a TaskError
     naming the program where it is refused."""
     import clingo  # loaded only for .lp programs
 
-    name = short(path.name)
     for directive in FORBIDDEN:
         if directive in text:
-            raise TaskError("program", f"{name}: {directive} is not allowed (a program is data)")
+            raise FormatError(str(path), f"{directive} is not allowed (a program is data)")
     if not isinstance(query, str) or not query.strip():
         raise TaskError("query", "an ASP program needs query: ATOM, e.g. add2x2(R1, R2, C1, C2)")
     pattern = _pattern(query)
     neural = list(NEURAL.finditer(text))
     if not neural:
-        raise TaskError("program", f"{name}: no neural rule nn(name(K, T), [v1, ...]) :- ...")
+        raise FormatError(str(path), "no neural rule nn(name(K, T), [v1, ...]) :- ...")
     rules = NEURAL.sub("", text)
     choices = []
     for n, found in enumerate(neural):
-        values = _values(found["values"], name)
+        values = _values(found["values"], path)
         body = found["body"].strip() if found["body"] else ""
         last = int(found["outputs"]) - 1
         choice = f"1 {{ {found['name']}(K, {found['term']}, V) : nn_value_{n}(V) }} 1 :- K = 0..{last}"
@@ -65,11 +64,11 @@ def read_asp(path: Path, text: str, query: Any) -> Program:
         control.add("base", [], rules + "\n" + "\n".join(choices))
         control.ground([("base", [])])
     except RuntimeError as exc:
-        raise TaskError("program", f"{name}: clingo could not ground it ({short(str(exc))})") from None
-    return _tabulated(control, neural, pattern, query, name)
+        raise FormatError(str(path), f"clingo could not ground it ({short(str(exc))})") from None
+    return _tabulated(control, neural, pattern, query, path)
 
 
-def _values(text: str, name: str) -> list[str]:
+def _values(text: str, path: Path) -> list[str]:
     """The values of a neural rule's list: numbers, constants, `a..b` ranges."""
     found: list[str] = []
     for item in (part.strip() for part in text.split(",")):
@@ -79,9 +78,9 @@ def _values(text: str, name: str) -> list[str]:
         elif re.fullmatch(r"-?\d+|[a-z]\w*", item):
             found.append(item)
         else:
-            raise TaskError("program", f"{name}: {quote(item)} is not a value of a neural rule")
+            raise FormatError(str(path), f"{quote(item)} is not a value of a neural rule")
     if not found:
-        raise TaskError("program", f"{name}: a neural rule lists no values")
+        raise FormatError(str(path), "a neural rule lists no values")
     return found
 
 
@@ -97,11 +96,13 @@ def _pattern(query: str) -> tuple[str, list[str | None], list[str]]:
     return match[1], [None if a in variables else a for a in args], variables
 
 
-def _tabulated(control: Any, neural: Sequence[re.Match[str]], pattern: Any, query: str, name: str) -> Program:
+def _tabulated(
+    control: Any, neural: Sequence[re.Match[str]], pattern: Any, query: str, path: Path
+) -> Program:
     """Every stable model enumerated: concepts from the neural atoms, labels tabulated per vector."""
     predicate, constants, variables = pattern
     names = {found["name"]: int(found["outputs"]) for found in neural}
-    values_of = {found["name"]: _values(found["values"], name) for found in neural}
+    values_of = {found["name"]: _values(found["values"], path) for found in neural}
     slots: dict[tuple[str, int, str], None] = {}
     for atom in control.symbolic_atoms:
         symbol = atom.symbol
@@ -117,9 +118,9 @@ def _tabulated(control: Any, neural: Sequence[re.Match[str]], pattern: Any, quer
     for c in concepts:
         size *= len(c.values)
     if size > VECTORS_MAX:
-        raise TaskError(
-            "program",
-            f"{name}: {size} concept vectors; rscount tabulates an ASP program over at most {VECTORS_MAX}",
+        raise FormatError(
+            str(path),
+            f"{size} concept vectors; rscount tabulates an ASP program over at most {VECTORS_MAX}",
         )
     index = {slot: n for n, slot in enumerate(slots)}
     answers: dict[tuple[Any, ...], set[tuple[Any, ...]]] = defaultdict(set)

@@ -8,26 +8,17 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 
+from ..cnf import Cnf
 from ..errors import DimacsError, quote
 from ..limits import CLAUSES, CONCEPTS
 from ..outputs import write_output
 from .inputs import read_text
 
-
-@dataclass
-class Dimacs:
-    """A CNF as read from or written to a DIMACS file."""
-
-    num_vars: int
-    clauses: list[list[int]]
-    projection: list[int] | None = None
-    names: dict[int, str] = field(default_factory=dict)
-    comments: list[str] = field(default_factory=list)
+SUFFIXES = (".cnf", ".dimacs")  # the extensions that name a DIMACS file
 
 
-def dumps(cnf: Dimacs, ind: bool = False) -> str:
+def dumps(cnf: Cnf, ind: bool = False) -> str:
     """The DIMACS text: comments, `c p show` (or `c ind`) projection, meanings, header and clauses."""
     out = [f"c {line}" for line in cnf.comments]
     if cnf.projection is not None:
@@ -38,7 +29,7 @@ def dumps(cnf: Dimacs, ind: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
-def dump(cnf: Dimacs, path: str | os.PathLike[str], ind: bool = False, overwrite: bool = False) -> None:
+def dump(cnf: Cnf, path: str | os.PathLike[str], ind: bool = False, overwrite: bool = False) -> None:
     """Write `cnf` to `path` (the output 'emit'); an existing file is kept unless `overwrite`."""
     write_output(path, dumps(cnf, ind), "emit", overwrite)
 
@@ -53,7 +44,7 @@ def _ints(tokens: list[str], source: str, line: int) -> list[int]:
     return values
 
 
-def loads(text: str, source: str = "<dimacs>") -> Dimacs:
+def loads(text: str, source: str = "<dimacs>") -> Cnf:
     """Parse DIMACS text; any malformation is an error naming `source` and the line number."""
     header: tuple[int, int] | None = None
     clauses: list[list[int]] = []
@@ -117,10 +108,10 @@ def loads(text: str, source: str = "<dimacs>") -> Dimacs:
     for v in projection or []:
         if not 0 < v <= header[0]:
             raise DimacsError(source, f"projection variable {v} is outside 1..{header[0]}")
-    return Dimacs(header[0], clauses, projection, names, comments)
+    return Cnf(header[0], clauses, projection, names, comments)
 
 
-def load(path: str | os.PathLike[str]) -> Dimacs:
+def load(path: str | os.PathLike[str]) -> Cnf:
     """Read and validate a DIMACS file."""
     return loads(read_text(path), str(path))
 
@@ -128,7 +119,7 @@ def load(path: str | os.PathLike[str]) -> Dimacs:
 EMITTED = re.compile(r"rscount \S+: optimal concept maps of task (.+)")  # encoding.concept_maps' header
 
 
-def knowledge(cnf: Dimacs, source: str) -> Dimacs:
+def knowledge(cnf: Cnf, source: str) -> Cnf:
     """`cnf` read as knowledge (variable i = concept i); an encoding that `--emit` wrote is refused,
     saying what it is: its variables are map variables, not concepts."""
     found = EMITTED.fullmatch(cnf.comments[0]) if cnf.comments else None

@@ -15,8 +15,8 @@ from strategies.randomtasks import SETTINGS
 
 from rscount import count, task_from_dict
 from rscount.errors import RscountError
+from rscount.formats.rows.kandy import symbol_leaves, symbol_tree
 from rscount.knowledge.loading import load_task
-from rscount.task.benchmark_files import symbol_leaves, symbol_tree
 
 KANDY_HEADER = "filename,task_id,label,supervised,symbol\n"
 TASK = """objects:

@@ -1,0 +1,82 @@
+"""A task file whose knowledge is a program (`program: FILE`, `query:`): its concepts and labels come
+from the program's reader (rscount.formats.programs), its support from the task file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ...errors import FormatError, TaskError
+from ...limits import CONCEPTS
+from ...task.model import Concept, Mode, Task
+from ...task.support import Support
+from ..inputs import read_text
+from ..programs import read_program
+from ..programs.objects import program_objects
+from .assembly import Knowledge, assemble
+from .supports import read_support
+
+
+def program_task(data: Mapping[str, Any], default_name: str, base: Path, mode: Mode | None) -> Task:
+    """A task whose concepts and labels come from a ProbLog / DeepProbLog program (`program:`); in the
+    objects mode (`mode: objects`, or `mode` from a command line), its neural predicates are the
+    attributes of its inputs (rscount.formats.programs.objects), and a support written in the program's
+    own concept order is reordered."""
+    clash = sorted({"concepts", "objects", "labels", "knowledge", "completion"} & set(data))
+    if clash:
+        raise TaskError(clash[0], "not used with program: (the program gives the concepts and labels)")
+    path = base / str(data["program"])
+    try:
+        program = read_program(path, read_text(path), data.get("query"))
+    except FormatError as exc:
+        raise TaskError.from_file("program", exc, str(data["program"])) from None
+    CONCEPTS.check(len(program.concepts), "program")
+    knowledge = Knowledge(
+        program.concepts, program.labels, None, None, program.notes, program.answers, program.evidence
+    )
+    written = Mode.parse(data["mode"]) if "mode" in data else None
+    if Mode.OBJECTS not in (written, mode):
+        support, files = read_support(data, knowledge.concepts, list(knowledge.labels), base)
+        return assemble(data, default_name, knowledge, support, files)
+    view = program_objects(program)
+    notes = tuple(n for n in program.notes if not n.startswith("concept ")) + view.notes
+    knowledge = knowledge._replace(
+        concepts=view.objects.concepts(),
+        labels=view.labels,
+        objects=view.objects,
+        notes=notes,
+        answers=view.answers,
+    )
+    if written == Mode.OBJECTS:
+        support, files = read_support(
+            data, knowledge.concepts, list(knowledge.labels), base, knowledge.objects
+        )
+    else:
+        own, files = read_support(data, program.concepts, list(program.labels), base)
+        support = _renamed(own, view.names, knowledge.concepts)
+    return assemble({**data, "mode": str(Mode.OBJECTS)}, default_name, knowledge, support, files)
+
+
+def _renamed(support: Support, names: Mapping[str, str], concepts: Sequence[Concept]) -> Support:
+    """`support` (over a program's own concepts) over `concepts`, its columns renamed by `names`."""
+    order = [c.name for c in concepts]
+    where = [support.names.index(old) for old in sorted(names, key=lambda old: order.index(names[old]))]
+
+    def row(values: Sequence[Any]) -> list[Any]:
+        return [values[i] for i in where]
+
+    supervised = [
+        {"row": row(e["row"]), "concepts": [names[c] for c in e["concepts"]]}
+        if isinstance(e, dict)
+        else row(e)
+        for e in support.supervision()
+    ]
+    rows = support.given_rows()
+    return Support(
+        order,
+        [c.values for c in concepts],
+        None if rows is None else [row(r) for r in rows],
+        supervised,
+        source=support.source,
+    )
