@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .counting.jobs import count as count_in_child
 from .counting.processes.isolation import run_stoppable
@@ -20,7 +21,7 @@ from .counting.result import CountResult
 from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method, parse_mode
 from .insight import advise as advising
 from .insight import sweep as sweeping
-from .insight.advise import SEARCH_BUDGET, Advice
+from .insight.advise import SEARCH_BUDGET, Advice, AdviseSettings, TaskOutput
 from .insight.check import CHECK_TIMEOUT, CheckReport
 from .insight.check import check as check_task
 from .insight.explain import Explanation
@@ -43,28 +44,9 @@ def _task(task: TaskLike) -> Task:
     return task if isinstance(task, Task) else load_task(task)
 
 
-def _settings(
-    method: Method | str,
-    mode: Mode | str | None,
-    epsilon: float,
-    delta: float,
-    seed: int,
-    timeout: float | None,
-    memory: float | None = None,
-    cross_check: bool = False,
-    dask: str | None = None,
-) -> CountSettings:
-    return CountSettings(
-        Method.parse(method),
-        None if mode is None else parse_mode(mode),
-        epsilon,
-        delta,
-        seed,
-        timeout,
-        memory,
-        dask=dask,
-        cross_check=cross_check,
-    )
+def _settings(method: Method | str, mode: Mode | str | None, **given: Any) -> CountSettings:
+    """The count settings of an API call: its method and mode parsed, the rest by name."""
+    return CountSettings(Method.parse(method), None if mode is None else parse_mode(mode), **given)
 
 
 def count(
@@ -84,7 +66,17 @@ def count(
     (TimeLimitExceeded, MemoryLimitExceeded); `cross_check` recounts an exact answer by an
     independent route (details["cross_check"]; CountsDisagree when they differ); `dask`, a Dask
     scheduler's address, has its workers count the permutation classes (decompose)."""
-    settings = _settings(method, mode, epsilon, delta, seed, timeout, memory, cross_check, dask)
+    settings = _settings(
+        method,
+        mode,
+        epsilon=epsilon,
+        delta=delta,
+        seed=seed,
+        timeout=timeout,
+        memory=memory,
+        cross_check=cross_check,
+        dask=dask,
+    )
     return count_in_child(_task(task), settings)
 
 
@@ -102,7 +94,16 @@ def check(
     """The pre-training design check of a task (or task file): findings, count (recounted by an
     independent route with `cross_check`), expectations, the concepts whose meaning it does not
     identify (`unidentified`) and its `status`."""
-    settings = _settings(method, mode, epsilon, delta, seed, timeout, memory, cross_check)
+    settings = _settings(
+        method,
+        mode,
+        epsilon=epsilon,
+        delta=delta,
+        seed=seed,
+        timeout=timeout,
+        memory=memory,
+        cross_check=cross_check,
+    )
     return check_task(_task(task), settings)
 
 
@@ -138,9 +139,13 @@ def forecast(
 
 def advise(
     task: TaskLike,
+    *,
     actions: Sequence[str] = ACTIONS,
     candidates: int = 40,
     max_steps: int = 100,
+    target: int = 1,
+    costs: Mapping[str, int] | None = None,
+    budget: int = SEARCH_BUDGET,
     method: Method | str = Method.AUTO,
     mode: Mode | str | None = None,
     seed: int = 1,
@@ -148,31 +153,27 @@ def advise(
     jobs: int | None = 1,
     emit: str | os.PathLike[str] | None = None,
     overwrite: bool = False,
-    target: int = 1,
-    costs: Mapping[str, int] | None = None,
-    budget: int = SEARCH_BUDGET,
 ) -> Advice:
     """The cheapest change of the training data that leaves at most `target` optimal maps (see
     `rscount advise`: greedy, then an exact search of up to `budget` plans; `costs` per kind of step,
     e.g. {"add": 1, "supervise": 3}), verified; `emit` writes the modified task file (the task file
     itself edited, when `task` is its path). A `timeout` stops the search with the best plan found
     (`stopped`)."""
-    settings = _settings(method, mode, DEFAULT_EPSILON, DEFAULT_DELTA, seed, timeout)
-    advisor = Advisor(_task(task), settings, jobs)
-    source = None if isinstance(task, Task) else str(task)
-    priced = Costs.parse(",".join(f"{k}={v}" for k, v in (costs or {}).items()))
-    return advising.advise(
-        advisor,
-        actions,
-        candidates,
-        max_steps,
-        None if emit is None else str(emit),
-        overwrite,
-        priced,
-        target,
-        budget,
-        source,
+    plan_settings = AdviseSettings(
+        actions=tuple(actions),
+        candidates=candidates,
+        max_steps=max_steps,
+        target=target,
+        costs=Costs.parse(",".join(f"{k}={v}" for k, v in (costs or {}).items())),
+        budget=budget,
     )
+    output = TaskOutput(
+        path=None if emit is None else str(emit),
+        overwrite=overwrite,
+        source=None if isinstance(task, Task) else str(task),
+    )
+    count_settings = _settings(method, mode, seed=seed, timeout=timeout)
+    return advising.advise(Advisor(_task(task), count_settings, jobs), plan_settings, output)
 
 
 def sweep(
@@ -187,5 +188,5 @@ def sweep(
 ) -> sweeping.Sweep:
     """Counts over nested random supports (fractions of the task's support) and concept-supervision
     levels, with the robustness score (see `rscount sweep`); `timeout` applies per count."""
-    settings = _settings(method, mode, DEFAULT_EPSILON, DEFAULT_DELTA, seeds[0] if seeds else 1, timeout)
+    settings = _settings(method, mode, seed=seeds[0] if seeds else 1, timeout=timeout)
     return sweeping.sweep(_task(task), seeds, fractions, supervision, settings, jobs)

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import InvalidSetting
-from ..insight.advise import SEARCH_BUDGET, advise
+from ..insight.advise import SEARCH_BUDGET, AdviseSettings, TaskOutput, advise
 from ..insight.plan_counts import Advisor
 from ..insight.plan_search import Costs
 from ..insight.steps import ACTIONS
@@ -98,15 +98,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = advise(
             advisor,
-            actions,
-            args.candidates,
-            args.max_steps,
-            args.emit_task,
-            args.force,
-            Costs.parse(args.cost),
-            args.target,
-            args.budget,
-            None if options.support_overridden(args) else args.file,  # else the file's support differs
+            AdviseSettings(
+                actions=tuple(actions),
+                candidates=args.candidates,
+                max_steps=args.max_steps,
+                target=args.target,
+                costs=Costs.parse(args.cost),
+                budget=args.budget,
+            ),
+            TaskOutput(
+                path=args.emit_task,
+                overwrite=args.force,
+                # a support given on the command line differs from the file's: a new file, not an edit
+                source=None if options.support_overridden(args) else args.file,
+            ),
         )
     finally:
         progress.clear()

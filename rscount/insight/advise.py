@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,17 +34,53 @@ from ..task.model import Mode, Task
 from ..task.support import all_rows, decode, domain_size
 from .plan_counts import Advisor, counted
 from .plan_search import Costs, SearchState, moves, search
-from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, annotation_label, apply_steps, step_text
+from .steps import (
+    ACTIONS,
+    ADD,
+    ANNOTATE,
+    ANNOTATE_ONE,
+    SUPERVISE,
+    Step,
+    annotation_label,
+    apply_steps,
+    step_text,
+)
 
 LISTED_ROWS_MAX = 100_000  # candidate rows are listed up to this many concept vectors, else sampled
 SEARCH_BUDGET = 2000  # plans the exact search counts by default (XOR-3, one example: 760 to prove 4 steps)
 
 
-def candidates(
-    task: Task, plan: Sequence[Step], actions: Sequence[str], rng: random.Random, limit: int
+@dataclass(frozen=True)
+class AdviseSettings:
+    """What a plan may do and how it is looked for: the kinds of step allowed (`actions`), the
+    candidates of each kind a greedy step counts first (`candidates`), the greedy plan's length
+    limit, the optimal maps a plan may leave (`target`), what each kind of step costs, and the plans
+    the exact search may count (`budget`)."""
+
+    actions: tuple[str, ...] = ACTIONS
+    candidates: int = 40
+    max_steps: int = 100
+    target: int = 1
+    costs: Costs = field(default_factory=Costs)
+    budget: int = SEARCH_BUDGET
+
+
+@dataclass(frozen=True)
+class TaskOutput:
+    """Where the modified task is written (`path`; None: nowhere), whether it may replace an existing
+    file, and the task file it is edited from (`source`; None: a new file of the task)."""
+
+    path: str | None = None
+    overwrite: bool = False
+    source: str | None = None
+
+
+def candidate_steps(
+    task: Task, plan: Sequence[Step], actions: Sequence[str], rng: random.Random, candidates: int
 ) -> tuple[list[Step], list[Step]]:
-    """The steps to try after `plan`: up to `limit` of each action drawn at random, then the rest
-    (tried only when none of the first lowers the count). Rows of large concept spaces are sampled."""
+    """The steps to try after `plan`: up to `candidates` of each action drawn at random, then the
+    rest (tried only when none of the first lowers the count). Rows of large concept spaces are
+    sampled."""
     now = apply_steps(task, plan)
     support = now.support
     domains = support.domains
@@ -56,7 +92,7 @@ def candidates(
         ANNOTATE: [Step(ANNOTATE, concept=n) for n in now.names if n not in annotated],
     }
     if support.exhaustive and not listed:
-        drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * limit)}
+        drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * candidates)}
         unsupervised = [r for r in sorted(drawn) if r not in support.supervised]
     else:
         unsupervised = [r for r in support.rows if r not in support.supervised]
@@ -72,13 +108,15 @@ def candidates(
         if listed:
             pools[ADD] = [Step(ADD, r) for r in all_rows(domains) if r not in rows]
         else:
-            drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * limit)}
+            drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * candidates)}
             pools[ADD] = [Step(ADD, r) for r in sorted(drawn, key=str) if r not in rows]
     first: list[Step] = []
     rest: list[Step] = []
     for action in actions:
         pool = pools[action]
-        chosen = set(rng.sample(range(len(pool)), limit)) if len(pool) > limit else set(range(len(pool)))
+        chosen = (
+            set(rng.sample(range(len(pool)), candidates)) if len(pool) > candidates else set(range(len(pool)))
+        )
         first += [s for n, s in enumerate(pool) if n in chosen]
         rest += [s for n, s in enumerate(pool) if n not in chosen]
     return first, rest
@@ -95,22 +133,16 @@ def _best(
 
 
 def greedy(
-    advisor: Advisor,
-    start: int,
-    actions: Sequence[str],
-    limit: int,
-    max_steps: int,
-    target: int = 1,
-    state: SearchState | None = None,
+    advisor: Advisor, start: int, settings: AdviseSettings, state: SearchState | None = None
 ) -> tuple[list[Step], int]:
-    """Greedy steps until `target` optimal maps, a stall or `max_steps`; returns the plan and its
-    count, which `state` (if given) also holds after every step, for a time limit to find.
-    Candidates are drawn with the advisor's seed."""
+    """Greedy steps until `settings.target` optimal maps, a stall or `settings.max_steps`; returns
+    the plan and its count, which `state` (if given) also holds after every step, for a time limit
+    to find. Candidates are drawn with the advisor's seed."""
     plan: list[Step] = []
     current = start
     rng = random.Random(advisor.settings.seed)
-    while current > target and len(plan) < max_steps:
-        first, rest = candidates(advisor.task, plan, actions, rng, limit)
+    while current > settings.target and len(plan) < settings.max_steps:
+        first, rest = candidate_steps(advisor.task, plan, settings.actions, rng, settings.candidates)
         what = f"step {len(plan) + 1} (optimal maps now {current}): candidates counted"
         best = _best(advisor, plan, first, what)
         if best is None or counted(best[1]) >= current:
@@ -149,7 +181,7 @@ class Advice:
     mode: Mode
     start: dict[str, Any]
     actions: list[str]
-    candidates_per_action: int
+    candidates: int
     target: int
     costs: dict[str, int]
     plan: list[dict[str, Any]]
@@ -176,68 +208,60 @@ class Advice:
 
 
 def advise(
-    advisor: Advisor,
-    actions: Sequence[str],
-    limit: int,
-    max_steps: int,
-    emit: str | None = None,
-    overwrite: bool = False,
-    costs: Costs | None = None,
-    target: int = 1,
-    budget: int = SEARCH_BUDGET,
-    source: str | None = None,
+    advisor: Advisor, settings: AdviseSettings | None = None, output: TaskOutput | None = None
 ) -> Advice:
-    """The cheapest plan that brings the advisor's task to at most `target` optimal maps: a greedy
-    plan (pruned) first, then the exact search below its cost (plan_search); the count after each
-    step, and the modified task verified by recounting it as written (to `emit`: the task file
-    `source` edited, when given). A time limit stops the search with the best plan found and what
-    was proved (`stopped`)."""
+    """The cheapest plan that brings the advisor's task to at most `settings.target` optimal maps: a
+    greedy plan (pruned) first, then the exact search below its cost (plan_search); the count after
+    each step, and the modified task verified by recounting it as written (to `output.path`: the task
+    file `output.source` edited, when given). A time limit stops the search with the best plan found
+    and what was proved (`stopped`)."""
     start_time = time.perf_counter()
-    check_outputs({"emit_task": emit}, overwrite)
-    costs = costs or Costs()
-    if target < 1:
-        raise InvalidSetting("target", f"must be at least 1, not {target}")
+    settings = settings or AdviseSettings()
+    output = output or TaskOutput()
+    check_outputs({"emit_task": output.path}, output.overwrite)
+    if settings.target < 1:
+        raise InvalidSetting("target", f"must be at least 1, not {settings.target}")
     task = advisor.task
     first = advisor.count([[]], "counting the task")[0]
     state = SearchState([], counted(first))
     search_info: dict[str, Any] = {"greedy_steps": 0}
-    if task.program is not None and ANNOTATE in actions:  # its labels are the program's queries
-        actions = [a for a in actions if a != ANNOTATE]
+    if task.program is not None and ANNOTATE in settings.actions:  # its labels are the program's queries
+        settings = replace(settings, actions=tuple(a for a in settings.actions if a != ANNOTATE))
         search_info["left_out"] = f"{ANNOTATE}: a label of {task.program} is a query added to the program"
     stopped = False
     try:
-        if counted(first) <= target:
+        if counted(first) <= settings.target:
             state.minimal, state.complete, state.bound = True, True, 0
         else:
-            _plan(advisor, actions, limit, max_steps, costs, target, budget, state, search_info)
+            _plan(advisor, settings, state, search_info)
     except TimeLimitExceeded:
         stopped = True
         state.why = "stopped by the time limit"
     plan = state.plan or []
     outcomes: list[CountOutcome] = []
     verified = None
-    modified, text, base = _modified(task, plan, state.count if state.minimal else None, source)
+    modified, text, base = _modified(task, plan, state.count if state.minimal else None, output.source)
     if not stopped:
         outcomes = advisor.count([plan[: n + 1] for n in range(len(plan))], "counting after each step")
         if outcomes and outcomes[-1].exact and outcomes[-1].count != state.count:
             raise RuntimeError(f"advise: the plan counts {outcomes[-1].count}, the search said {state.count}")
         last = outcomes[-1] if outcomes else first
-        modified, text, base = _modified(task, plan, counted(last) if last.exact else None, source)
+        modified, text, base = _modified(task, plan, counted(last) if last.exact else None, output.source)
         # Verify on what a reader gets: the emitted text, loaded as a task file and counted afresh.
         reloaded = task_from_dict(yaml.safe_load(text), modified.name, base)
         check = advisor.count_tasks([reloaded], "re-counting the modified task", Method.AUTO)[0]
         if check.exact and last.exact and check.count != last.count:
             raise RuntimeError(f"advise: the modified task counts {check.count}, the plan {last.count}")
         verified = {"count": check.count, "exact": check.exact, "method": str(check.method)}
-    if emit:
-        write_output(emit, text, "emit_task", overwrite)
+    if output.path:
+        write_output(output.path, text, "emit_task", output.overwrite)
     steps = [
         {
             "action": s.action,
             "row": None if s.row is None else list(s.row),
             "concept": s.concept,
             "text": step_text(task, s),
-            "cost": costs.of(s),
+            "cost": settings.costs.of(s),
             "count": o.count if o else None,
             "exact": o.exact if o else None,
         }
@@ -247,41 +271,32 @@ def advise(
         counted=state.counted, complete=state.complete, why=state.why, levels_exhausted=state.levels
     )
     return Advice(
-        task.name,
-        advisor.mode,
-        {"count": first.count, "exact": first.exact},
-        list(actions),
-        limit,
-        target,
-        costs.by_kind(),
-        steps,
-        state.count,
-        state.minimal,
-        state.bound,
-        search_info,
-        stopped,
-        verified,
-        emit,
-        yaml.safe_load(text) if not stopped else None,
-        advisor.counts,
-        round(time.perf_counter() - start_time, 6),
+        task=task.name,
+        mode=advisor.mode,
+        start={"count": first.count, "exact": first.exact},
+        actions=list(settings.actions),
+        candidates=settings.candidates,
+        target=settings.target,
+        costs=settings.costs.by_kind(),
+        plan=steps,
+        final_count=state.count,
+        minimal=state.minimal,
+        bound=state.bound,
+        search=search_info,
+        stopped=stopped,
+        verified=verified,
+        emitted=output.path,
+        task_file=yaml.safe_load(text) if not stopped else None,
+        counts=advisor.counts,
+        seconds=round(time.perf_counter() - start_time, 6),
     )
 
 
-def _plan(
-    advisor: Advisor,
-    actions: Sequence[str],
-    limit: int,
-    max_steps: int,
-    costs: Costs,
-    target: int,
-    budget: int,
-    state: SearchState,
-    info: dict[str, Any],
-) -> None:
-    """Fill `state`: whether any plan can reach `target` (all steps at once), the greedy plan,
+def _plan(advisor: Advisor, settings: AdviseSettings, state: SearchState, info: dict[str, Any]) -> None:
+    """Fill `state`: whether any plan can reach the target (all steps at once), the greedy plan,
     then the exact search below it."""
-    steps = moves(advisor.task, actions)
+    target, costs = settings.target, settings.costs
+    steps = moves(advisor.task, settings.actions)
     if steps is not None:
         everything = counted(advisor.count([steps], "counting with every step allowed")[0])
         info["fewest_reachable"] = everything
@@ -290,7 +305,7 @@ def _plan(
             state.why = f"no plan reaches {target}: with every step allowed the task still has {everything}"
             state.bound = costs.total(steps) + 1
             return
-    plan, final = greedy(advisor, state.count or 0, actions, limit, max_steps, target, state)
+    plan, final = greedy(advisor, state.count or 0, settings, state)
     info["greedy_steps"] = len(plan)
     if plan and final <= target:
         plan = prune(advisor, plan, final)
@@ -298,7 +313,7 @@ def _plan(
     if steps is None:
         state.why = "the concept space is too large to list every step: the greedy plan, not proved"
         return
-    search(advisor, steps, costs, target, state, budget)
+    search(advisor, steps, costs, target, state, settings.budget)
 
 
 def _modified(task: Task, plan: list[Step], pin: int | None, source: str | None) -> tuple[Task, str, Path]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import keyword
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -135,6 +135,7 @@ class Task:
     concepts: tuple[Concept, ...]
     labels: Mapping[str, Expr]
     support: Support
+    _: KW_ONLY  # the rest by name: most tasks give none of them
     description: str = ""
     objects: Objects | None = None
     mode: Mode = None  # type: ignore[assignment]  # None: the default for the task, set below
