@@ -24,5 +24,5 @@ class Backend(Protocol):
     ) -> CountResult:
         """Count the optimal maps of `problem` (the models of its encoding projected on the map
         variables; approximate backends use the settings' epsilon, delta and seed); raise
-        BudgetExceeded at a bound of `budget` the backend understands."""
+        OverBudget at a bound of `budget` the backend understands (Unsuited when it does not apply)."""
         ...
