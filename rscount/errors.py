@@ -193,6 +193,16 @@ class CountsDisagree(RscountError):
         )
 
 
+class InternalError(RscountError):
+    """rscount failed where no input should make it fail: an exception of its own code, two of its
+    own results that disagree, or a process killed by a signal it did not send (a solver library's
+    crash). `details` keeps the traceback where there is one (shown with RSCOUNT_DEBUG=1)."""
+
+    def __init__(self, message: str, details: str = "") -> None:
+        self.details = details
+        super().__init__(f"internal error: {message} (please report it with the task)")
+
+
 class LimitReached(RscountError):
     """The work stopped at a resource limit; `known` says in words what was established before it
     (or ''), `partial` the same as data (e.g. lower_bound, classes_done, classes_total)."""

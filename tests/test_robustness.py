@@ -415,3 +415,98 @@ def test_user_text_in_messages_stays_on_one_short_line():
     assert short("a\nb\x00c") == "a\\nb\\x00c"
     assert short("x" * 80) == "x" * 80
     assert short("x" * 10_000) == "x" * 77 + "..."
+
+
+# What a reader's library raises, a child's crash and a bug: one line each (issue 56).
+
+PROGRAM_TASK = "program: kb.pl\nquery: q(X)\n"
+
+
+@pytest.mark.parametrize(
+    ("program", "said"),
+    [
+        ("0.5::a.\nq(X) :- a, X is 2.0**100000.\n", "kb.pl: cannot be read (OverflowError"),
+        ("nn(net, [X], Y, 5) :: d(X, Y).\nq(Y) :- d(x, Y).\n", "kb.pl: cannot be read (ValueError"),
+    ],
+)
+def test_an_exception_of_problog_is_the_programs_one_line_error(cli, tmp_path, program, said):
+    write(tmp_path, "kb.pl", program)
+    line = one_line_error(cli("count", write(tmp_path, "t.yaml", PROGRAM_TASK), "-q"), 2)
+    assert f"t.yaml: program: {said}" in line
+
+
+def _count(cli, path) -> int:
+    run = cli("count", path, "--json", "-q")
+    assert run.code in (0, 1), run.err
+    return int(json.loads(run.out)["count"])
+
+
+def test_integers_past_int64_count_as_small_ones_do(cli, tmp_path):
+    """A program's answer and a concept's value beyond numpy's int64: counted with Python's
+    integers, the same as the task with small numbers in their place."""
+    answers = "0.5::a.\n0.4::b.\nq(X) :- a, b, X is {big}.\nq(X) :- a, \\+b, X is {big} + 1.\n"
+    counts = []
+    for big in (10**30, 7):
+        write(tmp_path, "kb.pl", answers.format(big=big))
+        counts.append(_count(cli, write(tmp_path, "t.yaml", PROGRAM_TASK)))
+    assert counts[0] == counts[1] and counts[0] > 1
+    domain = "concepts: {{a: [0, 3, {big}], b: [0, 1]}}\nlabels: {{y: (a > 2) & b, z: a + b}}\n"
+    assert _count(cli, write(tmp_path, "d.yaml", domain.format(big=10**30))) == _count(
+        cli, write(tmp_path, "d.yaml", domain.format(big=9))
+    )
+
+
+def test_clingos_messages_are_one_line_naming_the_programs_line(tmp_path):
+    import subprocess
+    import sys
+
+    write(tmp_path, "kb.lp", "nn(d(1, T), [0, 1]) :- t(T).\nt(a).\n" + "q(X) :- d(0, a, Y).\n" * 500)
+    path = write(tmp_path, "t.yaml", "program: kb.lp\nquery: q(X)\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "rscount", "count", str(path), "-q"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr[:500]
+    assert "program: kb.lp:3: clingo could not ground it (error: unsafe variables in" in run.stderr
+
+
+def test_clevr_scene_json_refuses_duplicate_keys(cli, tmp_path):
+    write(tmp_path, "s.json", '{"scenes": [{"objects": [{"color": "red", "color": "blue"}]}]}')
+    task = "objects:\n  count: 1\n  attributes: {color: [red, blue]}\nlabels: {y: color_1 == 'red'}\n"
+    path = write(tmp_path, "t.yaml", task + "support: {file: s.json}\n")
+    assert "s.json: invalid JSON: key 'color' appears twice" in one_line_error(cli("count", path, "-q"), 2)
+
+
+def _die_by(signal_number: int) -> None:
+    os.kill(os.getpid(), signal_number)
+
+
+def test_a_child_killed_by_a_crash_is_a_crash_not_the_memory_limit():
+    import signal
+
+    from rscount.errors import InternalError
+
+    for memory in (None, 3.0):
+        with pytest.raises(InternalError, match=r"internal error: checking crashed \(SIGSEGV\)"):
+            run_stoppable(_die_by, signal.SIGSEGV, what="checking", memory=memory)
+    with pytest.raises(MemoryLimitExceeded):  # the kernel's out-of-memory killer sends SIGKILL
+        run_stoppable(_die_by, signal.SIGKILL, what="checking", memory=3.0)
+
+
+def test_a_bug_is_one_line_exit_4_with_its_traceback_on_request(cli, monkeypatch, tmp_path):
+    from rscount.cli import count
+
+    def broken(args):
+        raise KeyError("no such thing")
+
+    monkeypatch.setattr(count, "HANDLERS", {name: broken for name in count.HANDLERS})
+    path = write(tmp_path, "t.yaml", GOOD)
+    line = one_line_error(cli("count", path, "-q"), 4)
+    assert (
+        line == "rscount: error: internal error: KeyError: 'no such thing' (please report it with the task)"
+    )
+    monkeypatch.setenv("RSCOUNT_DEBUG", "1")
+    run = cli("count", path, "-q")
+    assert run.code == 4 and "Traceback" in run.err and "no such thing" in run.err

@@ -7,10 +7,11 @@ import argparse
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 from types import ModuleType
 
-from ..errors import RscountError
+from ..errors import InternalError, RscountError, short
 from ..version import __version__
 from .status import Exit, exit_code, message
 
@@ -65,11 +66,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except RscountError as exc:
-        print(f"rscount: error: {message(exc)}", file=sys.stderr)
-        return exit_code(exc)
+        return _report(exc)
     except KeyboardInterrupt:
         print("rscount: interrupted", file=sys.stderr)
         return Exit.INTERRUPTED
     except BrokenPipeError:  # the reader (e.g. `head`) closed the pipe: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return Exit.BROKEN_PIPE
+    except Exception as exc:  # noqa: BLE001 - a bug is one line too, its traceback on request
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        return _report(InternalError(f"{type(exc).__name__}: {short(first)}", traceback.format_exc()))
+
+
+def _report(error: RscountError) -> int:
+    """Print a library error as one line (and an internal error's traceback with RSCOUNT_DEBUG=1)."""
+    print(f"rscount: error: {message(error)}", file=sys.stderr)
+    if isinstance(error, InternalError) and error.details and os.environ.get("RSCOUNT_DEBUG") == "1":
+        print(error.details, file=sys.stderr)
+    return exit_code(error)

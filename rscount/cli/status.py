@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from ..errors import InvalidSetting, LimitReached, OutputError, OutputExists, RscountError, cut_path
+from ..errors import (
+    InternalError,
+    InvalidSetting,
+    LimitReached,
+    OutputError,
+    OutputExists,
+    RscountError,
+    cut_path,
+)
 
 
 class Exit(IntEnum):
@@ -15,6 +23,7 @@ class Exit(IntEnum):
     SHORTCUTS = 1  # shortcuts found (check, report with --fail-on-shortcuts) or a failed expectation
     INVALID = 2  # invalid input: a task, a file, a flag, an output path
     LIMIT = 3  # a time or memory limit was reached
+    INTERNAL = 4  # rscount failed: a bug or a solver library's crash (please report it)
     INTERRUPTED = 130
     BROKEN_PIPE = 141
 
@@ -46,4 +55,6 @@ def message(error: RscountError) -> str:
 
 def exit_code(error: RscountError) -> Exit:
     """The exit code of a library error."""
+    if isinstance(error, InternalError):
+        return Exit.INTERNAL
     return Exit.LIMIT if isinstance(error, LimitReached) else Exit.INVALID

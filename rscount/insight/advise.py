@@ -25,7 +25,7 @@ import yaml
 
 from ..counting.jobs import CountOutcome
 from ..counting.settings import Method
-from ..errors import InvalidSetting, TimeLimitExceeded
+from ..errors import InternalError, InvalidSetting, TimeLimitExceeded
 from ..formats.task_files.editing import edited_task_file
 from ..formats.task_files.writing import task_yaml
 from ..knowledge.loading import task_from_dict
@@ -244,14 +244,16 @@ def advise(
     if not stopped:
         outcomes = advisor.count([plan[: n + 1] for n in range(len(plan))], "counting after each step")
         if outcomes and outcomes[-1].exact and outcomes[-1].count != state.count:
-            raise RuntimeError(f"advise: the plan counts {outcomes[-1].count}, the search said {state.count}")
+            raise InternalError(
+                f"advise: the plan counts {outcomes[-1].count}, the search said {state.count}"
+            )
         last = outcomes[-1] if outcomes else first
         modified, text, base = _modified(task, plan, counted(last) if last.exact else None, output.source)
         # Verify on what a reader gets: the emitted text, loaded as a task file and counted afresh.
         reloaded = task_from_dict(yaml.safe_load(text), modified.name, base)
         check = advisor.count_tasks([reloaded], "re-counting the modified task", Method.AUTO)[0]
         if check.exact and last.exact and check.count != last.count:
-            raise RuntimeError(f"advise: the modified task counts {check.count}, the plan {last.count}")
+            raise InternalError(f"advise: the modified task counts {check.count}, the plan {last.count}")
         verified = {"count": check.count, "exact": check.exact, "method": str(check.method)}
     if output.path:
         write_output(output.path, text, "emit_task", output.overwrite)

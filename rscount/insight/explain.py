@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..counting.methods.jrs.kernels import count_jrs
+from ..errors import InternalError
 from ..progress import Progress
 from ..task.model import Mode, Task
 from .check import unidentified_concepts
@@ -161,7 +162,7 @@ def explain(
     for m in shown:
         problem = violation(task, m)
         if problem is not None:  # a bug: the maps come from the encoding, the check from the knowledge
-            raise RuntimeError(f"explain: map {m} is not optimal: {problem}")
+            raise InternalError(f"explain: map {m} is not optimal: {problem}")
     seen = space.coding.seen  # value numbers, per concept (per attribute in the objects mode)
     unseen = {
         c.name: [v for u, v in enumerate(c.values) if u not in seen[space.coding.owner[i]]]

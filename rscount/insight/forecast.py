@@ -29,7 +29,7 @@ from ..counting.engines.class_counts import ClassCounter
 from ..counting.engines.class_search.search import all_classes
 from ..counting.problem import CountProblem
 from ..counting.settings import CountSettings, Method
-from ..errors import InvalidSetting, NotApplicable
+from ..errors import InternalError, InvalidSetting, NotApplicable
 from ..knowledge.symmetry_groups import symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
@@ -138,7 +138,7 @@ class MapMarginals:
                                 row[u] += weight * n
         mass = sum(sum(table[0]) for (i, _), table in self.joint.items() if i == 0)
         if mass != self.count * self.scale:  # every map has one pi(0) and one f_0(0)
-            raise RuntimeError(
+            raise InternalError(
                 f"forecast marginals of {task.name} sum to {mass}, not {self.count * self.scale}"
             )
 

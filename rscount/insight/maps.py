@@ -27,7 +27,7 @@ from ..counting.engines.class_search.search import all_classes
 from ..counting.engines.value_maps import ValueMapSdds
 from ..counting.problem import CountProblem
 from ..encoding.value_codes import ValueMapCoding
-from ..errors import NotApplicable
+from ..errors import InternalError, NotApplicable
 from ..knowledge.sdd import node_counts, scaled
 from ..knowledge.symmetry_groups import symmetry_groups
 from ..progress import Progress
@@ -258,7 +258,7 @@ class MapSpace:
                     found[pi] = step
                     frontier.append(step)
         if len(found) != part.size:
-            raise RuntimeError(
+            raise InternalError(
                 f"permutation class of {part.rep}: {len(found)} permutations, expected {part.size}"
             )
         return list(found.values())

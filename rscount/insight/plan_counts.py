@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..counting.jobs import CountJob, CountOutcome, run_count
 from ..counting.processes.parallel import run_jobs
 from ..counting.settings import CountSettings, Method
-from ..errors import NotApplicable, TimeLimitExceeded
+from ..errors import InternalError, NotApplicable, TimeLimitExceeded
 from ..progress import Progress
 from ..task.model import Task
 from .steps import Step, apply_steps
@@ -66,5 +66,5 @@ class Advisor:
 def counted(outcome: CountOutcome) -> int:
     """The count of an outcome that succeeded (Advisor.count_tasks raises on the others)."""
     if outcome.count is None:
-        raise RuntimeError(f"advise: a failed count was not reported: {outcome.error}")
+        raise InternalError(f"advise: a failed count was not reported: {outcome.error}")
     return outcome.count

@@ -21,7 +21,7 @@ from typing import Any
 from ..counting.jobs import CountJob, run_count
 from ..counting.processes.parallel import run_jobs
 from ..counting.settings import DEFAULT_SETTINGS, CountSettings
-from ..errors import InvalidSetting, LimitReached, NotApplicable, quote
+from ..errors import InternalError, InvalidSetting, LimitReached, NotApplicable, quote
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import decode, sample_size
@@ -188,7 +188,7 @@ def _check_monotone(rows: list[dict[str, Any]]) -> None:
         rs.sort(key=lambda r: r["fraction"])
         for a, b in zip(rs, rs[1:]):
             if b["count"] > a["count"]:
-                raise RuntimeError(
+                raise InternalError(
                     f"sweep: seed {seed}, supervision {g}: {b['count']} maps at fraction {b['fraction']} "
                     f"but {a['count']} at the smaller {a['fraction']}, whose support it contains"
                 )

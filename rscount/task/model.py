@@ -15,15 +15,13 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
-import numpy as np
-
 from ..errors import TaskError, quote, short
 from ..limits import VALUES
 from .constraints import Constraints
 from .expressions import OPS, Expr, free_names, interned, normalise, parse
 from .support import Support
 from .tables import table_rows
-from .vectorized import Array, TooLarge, evaluate_shared, on_all_vectors, strides, tabulate
+from .vectorized import Array, TooLarge, evaluate_shared, on_all_vectors, strides, tabulate, value_array
 
 Value = int | str  # a concept value (Booleans are 0/1)
 
@@ -232,11 +230,8 @@ class Task:
             read = _read_off(self.concepts, tabulated, rows)
             if read is not None:
                 return read
-        columns = {
-            c.name: np.array([row[i] for row in rows], dtype=object if c.is_words else np.int64)
-            for i, c in enumerate(self.concepts)
-        }
         try:
+            columns = {c.name: value_array([row[i] for row in rows]) for i, c in enumerate(self.concepts)}
             found = tabulate(list(self.labels.values()), columns, len(rows))
         except (TooLarge, TypeError, ValueError, ZeroDivisionError, OverflowError):
             return [self.label_of(row) for row in rows]

@@ -27,6 +27,16 @@ class TooLarge(Exception):
     """An intermediate integer may not fit an int64 array."""
 
 
+def value_array(values: Sequence[Any]) -> Array:
+    """Values as an array: integers as int64, words as objects; TooLarge for an integer at or past
+    BOUND (a program's answer or domain may be any integer)."""
+    if any(isinstance(v, str) for v in values):
+        return np.array(values, dtype=object)
+    if any(abs(v) >= BOUND for v in values):
+        raise TooLarge
+    return np.array(values, dtype=np.int64)
+
+
 def evaluate_shared(exprs: Sequence[Expr], assignment: Mapping[str, Any]) -> list[Any]:
     """The values of `exprs` on one concept vector, each shared node evaluated once."""
     memo: dict[int, Any] = {}
@@ -59,7 +69,8 @@ def strides(sizes: Sequence[int]) -> list[int]:
 
 
 def all_vectors(domains: Sequence[Sequence[Any]], names: Sequence[str]) -> tuple[dict[str, Array], int]:
-    """Columns holding every concept vector (first concept most significant), and their number."""
+    """Columns holding every concept vector (first concept most significant), and their number;
+    TooLarge for a domain the arrays cannot hold."""
     size = 1
     for domain in domains:
         size *= len(domain)
@@ -67,8 +78,7 @@ def all_vectors(domains: Sequence[Sequence[Any]], names: Sequence[str]) -> tuple
     columns, stride = {}, size
     for name, domain in zip(names, domains):
         stride //= len(domain)
-        values = np.array(domain, dtype=object if any(isinstance(v, str) for v in domain) else np.int64)
-        columns[name] = values[(codes // stride) % len(domain)]
+        columns[name] = value_array(domain)[(codes // stride) % len(domain)]
     return columns, size
 
 
@@ -82,8 +92,8 @@ def on_all_vectors(
         size *= len(domain)
     if size > SPACE_MAX:
         return None
-    columns, size = all_vectors(domains, names)
     try:
+        columns, size = all_vectors(domains, names)
         return tabulate(exprs, columns, size)
     except TooLarge:
         return None
@@ -114,8 +124,7 @@ def tabulate(exprs: Sequence[Expr], columns: Mapping[str, Array], size: int) -> 
                 memo[key] = np.empty(1, dtype=object)
                 memo[key][0] = e.args[0]
             elif e.op == "const":
-                value = e.args[0]
-                memo[key] = np.full(size, value, dtype=object if isinstance(value, str) else np.int64)
+                memo[key] = np.repeat(value_array([e.args[0]]), size)
             else:
                 args = [_used(a) for a in e.args]
                 out = _apply(e.op, args)
@@ -184,9 +193,7 @@ def _apply(op: str, args: list[Array]) -> Array:
         return np.asarray(compare[op](args[0], args[1]), dtype=bool)
     if op == "Lookup":
         table = args[-1][0]
-        found = [table[key] for key in zip(*(a.tolist() for a in args[:-1]))]
-        kind = object if any(isinstance(v, str) for v in found) else np.int64
-        return np.array(found, dtype=kind)
+        return value_array([table[key] for key in zip(*(a.tolist() for a in args[:-1]))])
     if op in ("Min", "Max"):
         return np.asarray((np.minimum if op == "Min" else np.maximum).reduce(args))
     if any(a.dtype == object for a in args):

@@ -13,8 +13,8 @@ from itertools import islice
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from ...errors import RscountError
-from .isolation import die_with_parent, start_process
+from ...errors import InternalError, RscountError
+from .isolation import bug, die_with_parent, start_process
 
 Pi = tuple[int, ...]
 BATCH = 8  # classes per message: small enough to keep every worker busy to the end
@@ -83,14 +83,14 @@ class ClassWorkers:
         try:
             kind, payload = conn.recv()
         except EOFError:
-            raise RuntimeError("a class-counting worker died") from None
+            raise InternalError("a class-counting worker ended without an answer") from None
         if kind == "ok":
             return payload  # type: ignore[no-any-return]
         if kind == "user":
             raise payload
         if kind == "memory":
             raise MemoryError("a class-counting worker ran out of memory")
-        raise RuntimeError(f"a class-counting worker failed:\n{payload}")
+        raise bug("a class-counting worker", payload)
 
     def __enter__(self) -> ClassWorkers:
         return self

@@ -6,8 +6,8 @@ its own children passes the memory limit (read from Linux's /proc every 0.1 s). 
 share their parent's pages until they write them, so each page counts in proportion to the
 processes that share it (Linux's PSS): a tree of five forks of a 2 GB process uses about 2 GB, not 10.
 Errors meant for the user come back with their type (they pickle, see rscount.errors); a
-MemoryError as the memory limit; any other exception is a bug and comes back as a RuntimeError
-carrying the child's traceback.
+MemoryError as the memory limit; any other exception is a bug and comes back as an InternalError
+carrying the child's traceback, and a child killed by a signal rscount did not send as a crash.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from ...errors import MemoryLimitExceeded, RscountError, TimeLimitExceeded
+from ...errors import InternalError, MemoryLimitExceeded, RscountError, TimeLimitExceeded, short
 from ...limits import number_text
 from ...progress import Known, Progress
 
@@ -69,9 +69,9 @@ def run_stoppable(
         kind, payload = watch.receive(receiver)
     except EOFError:
         process.join()
-        if memory is not None and process.exitcode in (-9, -6, -11):  # killed, aborted or crashed
+        if memory is not None and process.exitcode == -signal.SIGKILL:  # the kernel's OOM killer
             raise MemoryLimitExceeded(memory, what, *watch.known_now()) from None
-        raise RuntimeError(f"the counting process died (exit code {process.exitcode})") from None
+        raise died(what or "the counting process", process.exitcode) from None
     finally:
         if process.is_alive():
             process.kill()
@@ -81,8 +81,26 @@ def run_stoppable(
     if kind == "user":
         raise payload
     if kind == "bug":
-        raise RuntimeError(f"counting failed in the child process:\n{payload}")
+        raise bug(what or "counting", payload)
     return payload  # type: ignore[no-any-return]
+
+
+def died(what: str, exit_code: int | None) -> InternalError:
+    """The error of a child process that ended without an answer: a crash when a signal it did not
+    get from rscount killed it (a segmentation fault in a solver library), else its exit code."""
+    if exit_code is not None and exit_code < 0:
+        try:
+            name = signal.Signals(-exit_code).name
+        except ValueError:
+            name = f"signal {-exit_code}"
+        return InternalError(f"{what} crashed ({name})")
+    return InternalError(f"{what} ended without an answer (exit code {exit_code})")
+
+
+def bug(what: str, trace: str) -> InternalError:
+    """The error of an exception a child raised that is not one meant for the user, with its traceback."""
+    lines = [line for line in trace.strip().splitlines() if line.strip()]
+    return InternalError(f"{what} failed: {short(lines[-1]) if lines else 'no traceback'}", trace)
 
 
 class _Watch:

@@ -34,7 +34,7 @@ from typing import Any
 from ...errors import RscountError
 from ...progress import Known, Progress
 from ..budget import Declined
-from .isolation import die_with_parent, start_process
+from .isolation import bug, die_with_parent, died, start_process
 
 SLICE = 0.5  # seconds a running method keeps the processor before the next one's turn (at most)
 FIRST_SLICE = 0.02  # the first round's slice
@@ -90,7 +90,7 @@ class Race:
 def race(entrants: Sequence[Entrant], cores: int, progress: Progress | None = None) -> Race:
     """Run the entrants as described above until one answers (its result in the Race) or all have
     declined (Declined, saying why each did). A user error in one is raised at once; so is a
-    crash of one (RuntimeError, with its traceback)."""
+    crash of one (InternalError, with its traceback)."""
     state = Race(list(entrants))
     turn = [e for e in state.entrants]  # round-robin order of those not finished
     running: list[Entrant] = []
@@ -250,7 +250,7 @@ def _read(state: Race, e: Entrant, progress: Progress | None) -> str:
     try:
         kind, payload = e.receiver.recv()
     except EOFError:
-        raise RuntimeError(f"the {e.name} counting process died (exit code {_exit_code(e)})") from None
+        raise died(f"the {e.name} counting process", _exit_code(e)) from None
     if kind == "known":
         e.known = payload
         _merge(state, progress)
@@ -264,7 +264,7 @@ def _read(state: Race, e: Entrant, progress: Progress | None) -> str:
         return "declined"
     if kind == "user":
         raise payload
-    raise RuntimeError(f"counting by {e.name} failed in its process:\n{payload}")
+    raise bug(f"counting by {e.name}", payload)
 
 
 def _merge(state: Race, progress: Progress | None) -> None:

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...errors import FormatError, RscountError, short
 from .neurasp import read_neurasp
 from .problog import read_problog
-from .program import Program
+from .program import Program, error_line
 
 __all__ = ["Program", "ProgramReader", "PROGRAM_READERS", "read_program"]
 
@@ -22,6 +23,14 @@ DEFAULT_SUFFIX = ".pl"  # a program with any other extension is read as ProbLog
 
 def read_program(path: Path, text: str, query: Any) -> Program:
     """The program of `path` (its `text`), read by the reader its extension names, for the task's
-    `query:` (None when the task gives none)."""
+    `query:` (None when the task gives none). An exception of the reader's library (problog's
+    arithmetic overflowing, a malformed term it does not check) is the program's FormatError."""
     reader = PROGRAM_READERS.get(path.suffix, PROGRAM_READERS[DEFAULT_SUFFIX])
-    return reader(path, text, query)
+    try:
+        return reader(path, text, query)
+    except (RscountError, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a program from a stranger must not end in a traceback
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        why = f"{type(exc).__name__}: {short(first)}" if first else type(exc).__name__
+        raise FormatError(str(path), f"cannot be read ({why})", error_line(exc)) from None

@@ -32,6 +32,8 @@ NEURAL = re.compile(
     r"\[(?P<values>[^\]]*)\]\s*\)\s*(?::-(?P<body>[^.]*(?:\.\.[^.]*)*))?\.\s*$",
     re.M,
 )
+MESSAGES = 20  # clingo messages kept (clingo stops sending more)
+BLOCK_PLACE = re.compile(r"<block>:(?P<line>\d+):[\d-]+(?::[\d-]+)?:\s*")  # where clingo places a message
 VECTORS_MAX = 1 << 17  # concept vectors (stable models) an ASP program's labels are tabulated over
 
 
@@ -49,7 +51,7 @@ def read_neurasp(path: Path, text: str, query: Any) -> Program:
     neural = list(NEURAL.finditer(text))
     if not neural:
         raise FormatError(str(path), "no neural rule nn(name(K, T), [v1, ...]) :- ...")
-    rules = NEURAL.sub("", text)
+    rules = NEURAL.sub(lambda found: "\n" * found[0].count("\n"), text)  # the other rules keep their lines
     choices = []
     for n, found in enumerate(neural):
         values = _values(found["values"], path)
@@ -59,13 +61,38 @@ def read_neurasp(path: Path, text: str, query: Any) -> Program:
         choices.append(
             "".join(f"nn_value_{n}({v}).\n" for v in values) + choice + (f", {body}" if body else "") + "."
         )
-    control = clingo.Control(["--models=0", "--warn=none", "--project=no"])
+    said = ClingoMessages()
+    control = clingo.Control(["--models=0", "--warn=none", "--project=no"], said, MESSAGES)
     try:
         control.add("base", [], rules + "\n" + "\n".join(choices))
         control.ground([("base", [])])
     except RuntimeError as exc:
-        raise FormatError(str(path), f"clingo could not ground it ({short(str(exc))})") from None
+        line, first = said.first()
+        why = first or short(str(exc))
+        raise FormatError(str(path), f"clingo could not ground it ({why})", line) from None
     return _tabulated(control, neural, pattern, query, path)
+
+
+class ClingoMessages:
+    """clingo's logger: its first MESSAGES messages kept (cut) instead of printed on stderr, where a
+    hostile program made it write megabytes; the first one, with its line, explains a refusal."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def __call__(self, code: Any, text: str) -> None:
+        if len(self.messages) < MESSAGES:
+            self.messages.append(text)
+
+    def first(self) -> tuple[int | None, str]:
+        """The line of the program (clingo's `<block>:LINE:...`) and the text of the first message."""
+        if not self.messages:
+            return None, ""
+        found = BLOCK_PLACE.match(self.messages[0])
+        text = " ".join(part.strip() for part in self.messages[0].splitlines())
+        if found is None:
+            return None, short(text)
+        return int(found["line"]), short(text[found.end() :].strip())
 
 
 def _values(text: str, path: Path) -> list[str]:

@@ -40,7 +40,7 @@ from ...task.model import NO_ANSWER, Concept, QueryAnswers
 from . import terms
 from .connectives import conjunction, disjunction
 from .problog_clauses import Disjunction, Reader, parse_queries
-from .program import Program, Reads, safe_name
+from .program import Program, Reads, error_line, safe_name
 
 NONE = "none"  # the value of an annotated disjunction whose probabilities leave room for no head
 EVIDENCE = "evidence"  # the label saying every evidence atom has its value
@@ -72,7 +72,7 @@ def _read(path: Path, text: str, query: Any) -> Program:
                 "write them as ProbLog clauses",
                 grammar,
             ) from None
-        raise FormatError(str(path), short(str(exc)), _line(exc)) from None
+        raise FormatError(str(path), short(str(exc)), error_line(exc)) from None
     reader = Reader(path, source)
     program, queries = reader.read(clauses, parse_queries(query) if query is not None else None)
     evidence = [(e.atom, e.value) for e in reader.evidence]
@@ -83,7 +83,7 @@ def _read(path: Path, text: str, query: Any) -> Program:
         dag = LogicDAG.create_from(formula)
     except (ProbLogError, RecursionError) as exc:
         raise FormatError(
-            str(path), f"grounding failed: {short(str(exc) or 'too deep')}", _line(exc)
+            str(path), f"grounding failed: {short(str(exc) or 'too deep')}", error_line(exc)
         ) from None
     translated = _Translation(dag, reader, database).program(queries)
     if reader.left_out:
@@ -92,15 +92,6 @@ def _read(path: Path, text: str, query: Any) -> Program:
             translated, notes=(*translated.notes, f"left out (no query or evidence reaches them): {left}")
         )
     return translated
-
-
-def _line(error: BaseException) -> int | None:
-    """The program's line problog places an error on, when it gives one (a (file, line, column)
-    location)."""
-    location = getattr(error, "location", None)
-    if isinstance(location, tuple) and len(location) == 3 and isinstance(location[1], int):
-        return location[1]
-    return None
 
 
 class _Translation:

@@ -34,3 +34,12 @@ def safe_name(text: str) -> str:
     if base[0].isdigit() or keyword.iskeyword(base) or base in OPS:
         base = f"c_{base}"
     return base
+
+
+def error_line(error: BaseException) -> int | None:
+    """The program's line an exception of a reader's library places the error on, when it gives one
+    (problog's (file, line, column) location)."""
+    location = getattr(error, "location", None)
+    if isinstance(location, tuple) and len(location) == 3 and isinstance(location[1], int):
+        return location[1]
+    return None

@@ -12,6 +12,7 @@ from ..inputs import read_text
 from .annotations import Annotations
 from .format import RowFormat, RowRequest
 from .objects import object_row
+from .tables import unique_keys
 
 
 def _read_clevr(path: Path, request: RowRequest) -> Annotations:
@@ -19,9 +20,9 @@ def _read_clevr(path: Path, request: RowRequest) -> Annotations:
     objects = request.objects
     assert objects is not None  # the registry reads it for tasks with objects only
     try:
-        data = json.loads(read_text(path))
+        data = json.loads(read_text(path), object_pairs_hook=unique_keys)
     except (ValueError, RecursionError) as exc:
-        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc) or "nested too deeply"
         raise AnnotationError(str(path), f"invalid JSON: {why}") from None
     scenes = data.get("scenes") if isinstance(data, dict) else None
     if not isinstance(scenes, list) or not scenes:

@@ -17,8 +17,9 @@ from .annotations import Annotations, value_of
 from .format import RowFormat, RowRequest
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys are distinct (json keeps the last of two silently)."""
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are distinct (json keeps the last of two silently): json.loads'
+    object_pairs_hook for every JSON a row format reads."""
     keys = [k for k, _ in pairs]
     twice = [k for n, k in enumerate(keys) if k in keys[:n]]
     if twice:
@@ -36,7 +37,7 @@ def records(path: Path, json_lines: bool) -> tuple[list[str], list[tuple[int, di
             if not line.strip():
                 continue
             try:
-                record = json.loads(line, object_pairs_hook=_unique_keys)
+                record = json.loads(line, object_pairs_hook=unique_keys)
             except (ValueError, RecursionError) as exc:
                 why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc) or "nested too deeply"
                 raise AnnotationError(str(path), f"invalid JSON: {why}", number) from None

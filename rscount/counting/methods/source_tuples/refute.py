@@ -11,6 +11,7 @@ from typing import Any
 from .... import sat
 from ....encoding.inputs import example_inputs
 from ....encoding.value_codes import Reading, ValueMapCoding
+from ....errors import InternalError
 from ....knowledge.circuit import FALSE, CNFBuilder, Dom, Shared, compile_expr, exactly_one
 from ...engines.group_tables import GroupTables
 
@@ -90,7 +91,7 @@ class Refuter:
                 b.clauses.clear()
                 if not self.solver.solve(assumptions=[selector]):
                     if not self.solver.get_core():  # unsatisfiable without this tuple: never expected
-                        raise RuntimeError("a source tuples refuter's clauses contradict themselves")
+                        raise InternalError("a source tuples refuter's clauses contradict themselves")
                     return True
                 if stage is None or stated < stage:
                     return False
