@@ -26,8 +26,9 @@ from strategies.randomtasks import (
 
 import rscount
 from rscount.counting.budget import UNBOUNDED
-from rscount.counting.engines import group_tables, part_search
+from rscount.counting.engines import group_tables
 from rscount.counting.engines.class_search import permutations
+from rscount.counting.methods.search import part_search
 from rscount.counting.methods.search.backend import SearchBackend
 from rscount.counting.problem import CountProblem
 from rscount.counting.processes.alarm import AlarmRang

@@ -1,10 +1,9 @@
 """Exact counting by search, the way a brute force does it and no slower: concept permutations built
 one concept at a time (one per class of the task's symmetries), a prefix dropped as soon as a label
 group whose concepts all have their source refuses it, and each group's factor counted by
-depth-first search over the images of the values the support shows (rscount.counting.engines.
-value_search), cached on the sources feeding the group. No CNF is built and no solver called, so
-dense knowledge over few concepts (poker hands, handwritten formulas) answers in seconds where a
-compiled count stalls.
+depth-first search over the images of the values the support shows (value_search.py), cached on the
+sources feeding the group. No CNF is built and no solver called, so dense knowledge over few
+concepts (poker hands, handwritten formulas) answers in seconds where a compiled count stalls.
 
 In the objects mode the value maps are shared by all objects, so one search per permutation counts
 every group's rows at once (each label checked as soon as its own slots are assigned); the attribute
@@ -29,10 +28,10 @@ from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
 from ...engines.class_search.permutations import Walk, classes, permutations_summed
 from ...engines.group_tables import GroupTables
-from ...engines.value_search import ValueSearch
 from ...problem import CountProblem
 from ...result import CountResult
 from ...settings import CountSettings, Method
+from .value_search import ValueSearch
 
 
 class SearchBackend:
