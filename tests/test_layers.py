@@ -1,5 +1,7 @@
 """The package's shape: each pipeline stage imports only the stages before it (read from the source,
-every import statement, also those inside functions), and no module outgrows its job."""
+every import statement, also those inside functions), and no module outgrows its job; inside
+counting, a method is entered only by its package or its backend and imports no other method, and
+an engine is what several methods share."""
 
 from __future__ import annotations
 
@@ -141,6 +143,59 @@ def test_a_method_imports_engines_never_another_method(path):
 def test_engines_and_processes_import_no_method(path):
     methods = {m for m in imported(path) if part(m).startswith("methods")}
     assert not methods, f"rscount.{module_name(path)} imports methods: {sorted(methods)}"
+
+
+def side_doors(path: Path, root: Path = PACKAGE) -> list[str]:
+    """The modules of a method that a module outside it imports, other than the method's package
+    (its __init__.py, which names what the method offers outside) and its backend.py; the registry
+    methods/__init__.py and methods/protocol.py sit outside every method."""
+    me = part(module_name(path, root))
+    return sorted(
+        m
+        for m in imported(path, root)
+        if part(m).startswith("methods.")
+        and part(m) != me
+        and m not in {f"counting.{part(m)}", f"counting.{part(m)}.backend"}
+    )
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_method_is_entered_only_by_its_package_or_its_backend(path):
+    assert not side_doors(path), f"rscount.{module_name(path)} imports a method's parts"
+
+
+def test_side_doors_into_a_method_are_caught_in_every_spelling(tmp_path):
+    root = tmp_path / "rscount"
+    (root / "counting" / "methods" / "jrs").mkdir(parents=True)
+    for name in ("__init__", "backend", "kernels"):
+        (root / "counting" / "methods" / "jrs" / f"{name}.py").write_text("")
+    spellings = {
+        "insight/relative.py": "from ..counting.methods.jrs.kernels import count_jrs\n",
+        "insight/module.py": "from ..counting.methods.jrs import kernels\n",
+        "insight/absolute.py": "import rscount.counting.methods.jrs.kernels\n",
+        "insight/inner.py": "def f():\n    from rscount.counting.methods.jrs.kernels import count_jrs\n",
+        "counting/methods/search/backend.py": "from ..jrs.kernels import count_jrs\n",
+        "insight/package.py": "from ..counting.methods.jrs import count_jrs\n",
+        "insight/backend.py": "import rscount.counting.methods.jrs.backend\n",
+        "counting/methods/__init__.py": "from .jrs.backend import JrsBackend\n",
+        "counting/methods/jrs/fine.py": "from .kernels import count_jrs\nfrom . import kernels\n",
+    }
+    for name, text in spellings.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    found = {name: side_doors(root / name, root) for name in spellings}
+    kernels = ["counting.methods.jrs.kernels"]
+    assert found == {
+        "insight/relative.py": kernels,
+        "insight/module.py": kernels,
+        "insight/absolute.py": kernels,
+        "insight/inner.py": kernels,
+        "counting/methods/search/backend.py": kernels,
+        "insight/package.py": [],
+        "insight/backend.py": [],
+        "counting/methods/__init__.py": [],
+        "counting/methods/jrs/fine.py": [],
+    }
 
 
 def engine(module: str) -> str:
