@@ -1,9 +1,12 @@
 """The package's shape: each pipeline stage imports only the stages before it (read from the source,
-every import statement, also those inside functions), and no module outgrows its job."""
+every import statement, also those inside functions), and no module outgrows its job; inside
+counting, a method is entered only by its package or its backend and imports no other method, and
+an engine is what several methods share."""
 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -34,7 +37,8 @@ def module_name(path: Path, root: Path = PACKAGE) -> str:
 
 
 def imported(path: Path, root: Path = PACKAGE) -> set[str]:
-    """The rscount modules a file imports (dotted, below rscount; '' for the package itself)."""
+    """The rscount modules a file imports (dotted, below rscount; '' for the package itself); in
+    `from package import name`, also the module package.name where there is one."""
     here = module_name(path, root).split(".") if module_name(path, root) else []
     package = here if path.name == "__init__.py" else here[:-1]
     found = set()
@@ -52,9 +56,16 @@ def imported(path: Path, root: Path = PACKAGE) -> set[str]:
                 continue
             if node.module:
                 found.add(target)
+                found |= {f"{target}.{a.name}".lstrip(".") for a in node.names} & modules(root)
             else:  # `from . import dimacs`: the names are modules
                 found |= {".".join([*base, a.name]) for a in node.names}
     return found
+
+
+@functools.cache
+def modules(root: Path = PACKAGE) -> frozenset[str]:
+    """Every module and package of the source tree at `root` (dotted, below rscount)."""
+    return frozenset(module_name(path, root) for path in root.rglob("*.py"))
 
 
 SOURCES = sorted(PACKAGE.rglob("*.py"))
@@ -132,6 +143,113 @@ def test_a_method_imports_engines_never_another_method(path):
 def test_engines_and_processes_import_no_method(path):
     methods = {m for m in imported(path) if part(m).startswith("methods")}
     assert not methods, f"rscount.{module_name(path)} imports methods: {sorted(methods)}"
+
+
+def side_doors(path: Path, root: Path = PACKAGE) -> list[str]:
+    """The modules of a method that a module outside it imports, other than the method's package
+    (its __init__.py, which names what the method offers outside) and its backend.py; the registry
+    methods/__init__.py and methods/protocol.py sit outside every method."""
+    me = part(module_name(path, root))
+    return sorted(
+        m
+        for m in imported(path, root)
+        if part(m).startswith("methods.")
+        and part(m) != me
+        and m not in {f"counting.{part(m)}", f"counting.{part(m)}.backend"}
+    )
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_method_is_entered_only_by_its_package_or_its_backend(path):
+    assert not side_doors(path), f"rscount.{module_name(path)} imports a method's parts"
+
+
+def test_side_doors_into_a_method_are_caught_in_every_spelling(tmp_path):
+    root = tmp_path / "rscount"
+    (root / "counting" / "methods" / "jrs").mkdir(parents=True)
+    for name in ("__init__", "backend", "kernels"):
+        (root / "counting" / "methods" / "jrs" / f"{name}.py").write_text("")
+    spellings = {
+        "insight/relative.py": "from ..counting.methods.jrs.kernels import count_jrs\n",
+        "insight/module.py": "from ..counting.methods.jrs import kernels\n",
+        "insight/absolute.py": "import rscount.counting.methods.jrs.kernels\n",
+        "insight/inner.py": "def f():\n    from rscount.counting.methods.jrs.kernels import count_jrs\n",
+        "counting/methods/search/backend.py": "from ..jrs.kernels import count_jrs\n",
+        "insight/package.py": "from ..counting.methods.jrs import count_jrs\n",
+        "insight/backend.py": "import rscount.counting.methods.jrs.backend\n",
+        "counting/methods/__init__.py": "from .jrs.backend import JrsBackend\n",
+        "counting/methods/jrs/fine.py": "from .kernels import count_jrs\nfrom . import kernels\n",
+    }
+    for name, text in spellings.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    found = {name: side_doors(root / name, root) for name in spellings}
+    kernels = ["counting.methods.jrs.kernels"]
+    assert found == {
+        "insight/relative.py": kernels,
+        "insight/module.py": kernels,
+        "insight/absolute.py": kernels,
+        "insight/inner.py": kernels,
+        "counting/methods/search/backend.py": kernels,
+        "insight/package.py": [],
+        "insight/backend.py": [],
+        "counting/methods/__init__.py": [],
+        "counting/methods/jrs/fine.py": [],
+    }
+
+
+def engine(module: str) -> str:
+    """The engine a module belongs to: `counting.engines.<name>` (a module or a subpackage directly
+    under engines/), '' outside them."""
+    parts = module.split(".")
+    return ".".join(parts[:3]) if parts[:2] == ["counting", "engines"] and len(parts) > 2 else ""
+
+
+def engine_users(name: str, root: Path = PACKAGE, via: frozenset[str] = frozenset()) -> set[str]:
+    """Who uses the engine `name`: `methods.<method>` for a module of a method, `outside` for one
+    outside counting/methods/ and counting/engines/, and for another engine, whoever uses that one."""
+    users = set()
+    for path in sorted(root.rglob("*.py")):
+        me = module_name(path, root)
+        if engine(me) == name or name not in {engine(m) for m in imported(path, root)}:
+            continue
+        if part(me).startswith("methods."):
+            users.add(part(me))
+        elif not engine(me):
+            users.add("outside")
+        elif engine(me) not in via:  # through another engine, each followed once (no cycles)
+            users |= engine_users(engine(me), root, via | {name})
+    return users
+
+
+ENGINES = sorted({engine(module_name(p)) for p in (COUNTING / "engines").rglob("*.py")} - {""})
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_an_engine_is_shared_by_two_methods_or_used_outside_the_methods(name):
+    """An engine (a module or subpackage directly under counting/engines/) is imported, directly or
+    through other engines, by modules of at least two methods, or by a module outside
+    counting/methods/ and counting/engines/; one that a single method uses belongs in that method."""
+    users = engine_users(name)
+    assert "outside" in users or len(users) >= 2, f"rscount.{name} is used only by {sorted(users)}"
+
+
+def test_an_engine_of_one_method_is_caught_also_through_another_engine(tmp_path):
+    root = tmp_path / "rscount"
+    files = {
+        "counting/engines/lonely.py": "",
+        "counting/engines/helper.py": "",
+        "counting/engines/shared.py": "from . import helper\n",
+        "counting/engines/used.py": "",
+        "counting/methods/a/backend.py": "from ...engines import lonely, shared\n",
+        "counting/methods/b/backend.py": "def f():\n    from rscount.counting.engines.shared import g\n",
+        "insight/explain.py": "from ..counting.engines.used import h\n",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    found = {name: engine_users(f"counting.engines.{name}", root) for name in ("lonely", "helper", "used")}
+    assert found == {"lonely": {"methods.a"}, "helper": {"methods.a", "methods.b"}, "used": {"outside"}}
 
 
 def test_every_method_is_a_package_named_as_on_the_command_line_with_a_backend():

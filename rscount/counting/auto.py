@@ -27,7 +27,7 @@ from ..task.model import Mode
 from .bounds import upper_bounds
 from .budget import UNBOUNDED, Budget, Declined
 from .methods import BACKENDS
-from .methods.source_sets.backend import RESIDUAL_CONCEPTS
+from .methods.source_sets import RESIDUAL_CONCEPTS
 from .problem import CountProblem
 from .processes.alarm import within_seconds
 from .processes.parallel import processors

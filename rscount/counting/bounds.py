@@ -18,7 +18,7 @@ from ..task.model import Mode, Task
 from ..task.support import all_rows
 from .budget import UNBOUNDED, Declined
 from .methods import BACKENDS
-from .methods.source_tuples.bound import tuple_upper_bound
+from .methods.source_tuples import tuple_upper_bound
 from .problem import CountProblem
 from .settings import CountSettings, Method
 

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from ..progress import Progress
 from ..task.model import Mode
 from .budget import Declined, Unsuited
-from .methods.search.backend import Counter
+from .methods.search import Counter
 from .problem import CountProblem
 
 DELTA = 0.01  # every lower bound reported holds with probability at least 1 - DELTA

@@ -4,12 +4,16 @@ by permutation works on small encodings and per-class value-map constraints, so 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
+from typing import Any, TypeVar, cast
 
 from ..encoding.model import Encoding
 from ..encoding.modes import encode
 from ..progress import Progress
 from ..task.model import Mode, Task
+
+Kept = TypeVar("Kept")
 
 
 class CountProblem:
@@ -21,6 +25,7 @@ class CountProblem:
         self.task = task
         self.mode = mode
         self._progress = progress
+        self._kept: dict[Callable[[CountProblem], Any], Any] = {}
         if encoding is not None:
             self.__dict__["encoding"] = encoding
 
@@ -40,3 +45,11 @@ class CountProblem:
     def encoded(self) -> bool:
         """Whether the CNF has been built."""
         return "encoding" in self.__dict__
+
+    def kept(self, make: Callable[[CountProblem], Kept]) -> Kept:
+        """make(self), made on first use and kept with the problem: what a method builds for every
+        count of it (search's Counter), so that whoever holds the problem holds that too, and a
+        race's forked child inherits what a count in this process built (auto's head start)."""
+        if make not in self._kept:
+            self._kept[make] = make(self)
+        return cast(Kept, self._kept[make])

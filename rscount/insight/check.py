@@ -18,7 +18,7 @@ from typing import Any
 from .. import sat
 from ..counting.budget import Declined
 from ..counting.jobs import count, load_within
-from ..counting.methods.search.identification import loose_concepts
+from ..counting.methods.search import loose_concepts
 from ..counting.problem import CountProblem
 from ..counting.processes.isolation import run_stoppable
 from ..counting.result import CountResult

@@ -9,7 +9,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..counting.methods.jrs.kernels import count_jrs
+from ..counting.methods.jrs import count_jrs
 from ..errors import InternalError
 from ..progress import Progress
 from ..task.model import Mode, Task

@@ -8,7 +8,7 @@ from typing import Any
 
 from pyeda.inter import espresso_tts, exprvar, truthtable
 
-from ..counting.methods.jrs.kernels import FittingMap, fitting_maps, structure
+from ..counting.methods.jrs import FittingMap, fitting_maps, structure
 from ..knowledge.labels import label_values
 from ..task.model import Task
 

@@ -1,7 +1,9 @@
 """The counting methods, one package each, named as on the command line (`--method source-sets` is
-`source_sets/`): its `backend.py` is the only door in (one protocol, protocol.Backend), the other
-modules are its parts. A method imports the shared engines (rscount.counting.engines), never another
-method. The registry below is explicit: adding a method is a package, a Method and a line."""
+`source_sets/`): its `backend.py` is the door in for counting (one protocol, protocol.Backend), its
+`__init__.py` names the little else it offers outside (to insight, to auto's policy), and its other
+modules are its parts, imported by no module outside it. A method imports the shared engines
+(rscount.counting.engines), never another method. The registry below is explicit: adding a method
+is a package, a Method and a line."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from ...errors import InvalidSetting
@@ -17,15 +18,18 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-_share: int | None = None  # in a worker of run_jobs' pool: the processors its jobs may count on
+# While a job of run_jobs' pool runs (and in the processes it forks): the processors it may count on.
+# Set and reset around each job by _with_share, so the share travels with the job, not the worker.
+_SHARE: ContextVar[int | None] = ContextVar("rscount_processors_share", default=None)
 
 
 def processors() -> int:
-    """The processors this process may use; in a worker of run_jobs' pool, its share of them: the
+    """The processors this process may use; in a job of run_jobs' pool, its share of them: the
     pool's workers split the machine, so a race run in one plans for its part (two races each
     holding a "steady" processor on a 2-core machine had four busy processes)."""
-    if _share is not None:
-        return _share
+    share = _SHARE.get()
+    if share is not None:
+        return share
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
@@ -34,10 +38,13 @@ def default_jobs() -> int:
     return processors()
 
 
-def _take_share(share: int) -> None:
-    """A pool worker's initializer: the processors its jobs may count on."""
-    global _share
-    _share = share
+def _with_share(fn: Callable[[Item], Result], share: int, item: Item) -> Result:
+    """fn(item) as a job of run_jobs' pool, planning for `share` processors (processors())."""
+    token = _SHARE.set(share)
+    try:
+        return fn(item)
+    finally:
+        _SHARE.reset(token)
 
 
 def run_jobs(
@@ -69,8 +76,8 @@ def run_jobs(
     again = []
     workers = min(jobs, len(items))
     share = max(1, processors() // workers)
-    with ProcessPoolExecutor(workers, initializer=_take_share, initargs=(share,)) as pool:
-        futures = {pool.submit(fn, item): index for index, item in enumerate(items)}
+    with ProcessPoolExecutor(workers) as pool:
+        futures = {pool.submit(_with_share, fn, share, item): index for index, item in enumerate(items)}
         for done, future in enumerate(as_completed(futures), 1):
             try:
                 results[futures[future]] = future.result()

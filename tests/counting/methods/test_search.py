@@ -23,15 +23,19 @@ from strategies.randomtasks import (
     string_specs,
     symmetric_specs,
 )
+from support import REPO
 
 import rscount
 from rscount.counting.budget import UNBOUNDED
-from rscount.counting.engines import group_tables, part_search
+from rscount.counting.engines import group_tables
 from rscount.counting.engines.class_search import permutations
+from rscount.counting.methods.search import part_search
 from rscount.counting.methods.search.backend import SearchBackend
 from rscount.counting.problem import CountProblem
 from rscount.counting.processes.alarm import AlarmRang
+from rscount.counting.processes.race import Entrant, race
 from rscount.counting.settings import CountSettings
+from rscount.knowledge.loading import load_task
 from rscount.progress import Progress
 from rscount.task.model import Mode
 
@@ -207,3 +211,17 @@ def test_a_search_stopped_at_any_line_leaves_nothing_that_changes_the_next_count
 @given(object_tasks(), st.integers(0, 40))
 def test_an_objects_search_stopped_at_any_line_leaves_nothing_that_changes_the_next_count(drawn, offset):
     assert _stopped_and_resumed(drawn.task, Mode.OBJECTS, offset) <= {Truth(drawn.problem).count}
+
+
+def test_a_raced_search_inherits_what_a_count_of_the_same_problem_cached_before_the_fork():
+    # auto's head start counts in this process, then the race forks: its search holds the same
+    # problem, so the group factors cached on the way are not searched for again
+    def raced(problem: CountProblem) -> dict:
+        run = Entrant("search", lambda reports: SearchBackend().count(problem, CountSettings(), reports))
+        return race([run], 1).result.details
+
+    problem = CountProblem(load_task(REPO / "tasks" / "mnadd-n2.yaml"), Mode.DISENTANGLED)
+    here = SearchBackend().count(problem, CountSettings(), None, UNBOUNDED)
+    assert here.details["search_nodes"] > 0
+    assert raced(problem)["search_nodes"] == 0
+    assert raced(CountProblem(problem.task, problem.mode))["search_nodes"] == here.details["search_nodes"]

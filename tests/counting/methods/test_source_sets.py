@@ -28,8 +28,8 @@ from support import REPO, backend_count, backend_result
 
 import rscount
 from rscount.counting.budget import Budget, TooManyModels, Unsuited
-from rscount.counting.engines.modular import primes_above, recombine
 from rscount.counting.methods.source_sets import residual_tables as source_sets
+from rscount.counting.methods.source_sets.modular import primes_above, recombine
 from rscount.counting.methods.source_sets.residuals import reading_order, residuals
 from rscount.errors import TaskError
 from rscount.knowledge.loading import load_task, task_from_dict

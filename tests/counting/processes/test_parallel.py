@@ -10,6 +10,7 @@ import pytest
 from support import REPO
 
 from rscount.counting.jobs import CountJob, run_count
+from rscount.counting.processes.isolation import run_stoppable
 from rscount.counting.processes.parallel import processors, run_jobs
 from rscount.counting.settings import CountSettings
 from rscount.errors import InvalidSetting
@@ -59,18 +60,20 @@ def test_time_limits_hold_inside_dask_workers(dask_address):
     assert outcome.count is None and "time limit" in outcome.error
 
 
-def _processors_seen(_: int) -> int:
-    return processors()
+def _processors_seen(_: int) -> tuple[int, int]:
+    """processors() in a job and in the child it forks (run_count counts in one)."""
+    return processors(), run_stoppable(processors)
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 3])
-def test_each_job_of_a_pool_plans_for_its_share_of_the_processors(jobs):
+def test_each_job_of_a_pool_plans_for_its_share_of_the_processors_also_in_the_child_it_forks(jobs):
     # a race in a pool's worker holds at most its share (two races each holding a "steady"
     # processor on two cores would have every method slowed by the other race)
     mine = processors()
     seen = run_jobs(_processors_seen, list(range(4)), jobs)
-    assert seen == [mine if jobs == 1 else max(1, mine // jobs)] * 4
-    assert processors() == mine  # the pool's share is its workers', not this process's
+    share = mine if jobs == 1 else max(1, mine // jobs)
+    assert seen == [(share, share)] * 4
+    assert processors() == mine  # the pool's share is its jobs', not this process's
 
 
 def test_zero_jobs_is_a_user_error():

@@ -1,2 +1,9 @@
 """`--method search`: permutations and value maps by depth-first search, rows checked as they fill
-(backend.py, over the engines class_search.permutations and value_search)."""
+(backend.py; value_search.py over part_search.py, search_plans.py and slot_orders.py; the engine
+class_search.permutations). Offered outside: Counter (N(pi) per permutation, for the probes) and
+loose_concepts (the concepts some optimal map does not keep, for check)."""
+
+from .backend import Counter
+from .identification import loose_concepts
+
+__all__ = ["Counter", "loose_concepts"]

@@ -1,10 +1,9 @@
 """Exact counting by search, the way a brute force does it and no slower: concept permutations built
 one concept at a time (one per class of the task's symmetries), a prefix dropped as soon as a label
 group whose concepts all have their source refuses it, and each group's factor counted by
-depth-first search over the images of the values the support shows (rscount.counting.engines.
-value_search), cached on the sources feeding the group. No CNF is built and no solver called, so
-dense knowledge over few concepts (poker hands, handwritten formulas) answers in seconds where a
-compiled count stalls.
+depth-first search over the images of the values the support shows (value_search.py), cached on the
+sources feeding the group. No CNF is built and no solver called, so dense knowledge over few
+concepts (poker hands, handwritten formulas) answers in seconds where a compiled count stalls.
 
 In the objects mode the value maps are shared by all objects, so one search per permutation counts
 every group's rows at once (each label checked as soon as its own slots are assigned); the attribute
@@ -29,10 +28,10 @@ from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
 from ...engines.class_search.permutations import Walk, classes, permutations_summed
 from ...engines.group_tables import GroupTables
-from ...engines.value_search import ValueSearch
 from ...problem import CountProblem
 from ...result import CountResult
 from ...settings import CountSettings, Method
+from .value_search import ValueSearch
 
 
 class SearchBackend:
@@ -54,7 +53,7 @@ class SearchBackend:
         if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
             raise Unsuited("search counts maps (pi, f): the disentangled and objects modes")
         start = time.perf_counter()
-        counter = _counter_for(problem)
+        counter = problem.kept(Counter)
         nodes = counter.search.nodes
         counter.search.max_nodes = None if budget.max_nodes is None else nodes + budget.max_nodes
         total = classes_done = 0
@@ -81,28 +80,17 @@ class SearchBackend:
         return CountResult(total, True, self.method, time.perf_counter() - start, details=details)
 
 
-_last: tuple[CountProblem, Counter] | None = None
-
-
-def _counter_for(problem: CountProblem) -> Counter:
-    """The problem's Counter, kept from the last count of the same problem: what auto's head start
-    built and cached (label tables, slot orders, group factors: each stored only once complete, so an
-    alarm that stopped it leaves nothing half made) is inherited by the race's forked search."""
-    global _last
-    if _last is None or _last[0] is not problem:
-        _last = None  # the old one is let go before the new one is built
-        _last = (problem, Counter(problem))
-    return _last[1]
-
-
 class Counter:
-    """The permutation classes of a problem and N(pi) for each, with group factors cached."""
+    """The permutation classes of a problem and N(pi) for each, with group factors cached. A count
+    takes the problem's own (CountProblem.kept): what auto's head start cached (label tables, slot
+    orders, group factors, each stored only once complete, so an alarm leaves nothing half made) is
+    inherited by the race's forked search with the problem. It holds the task, not the problem, so
+    that a problem let go frees its Counter at once (no reference cycle)."""
 
     def __init__(self, problem: CountProblem) -> None:
-        task = problem.task
-        self.problem = problem
-        objects = problem.mode == Mode.OBJECTS
-        self.coding = ValueMapCoding(task, shared=objects)
+        self.task, self.mode = problem.task, problem.mode
+        objects = self.mode == Mode.OBJECTS
+        self.coding = ValueMapCoding(self.task, shared=objects)
         self.shared = objects
         self.groups = self.coding.label_groups()
         self.search = ValueSearch(self.coding, self.groups, GroupTables(self.coding, self.groups))
@@ -111,8 +99,8 @@ class Counter:
     def classes(self, walk: Walk | None = None) -> Iterator[tuple[tuple[int, ...], int]]:
         """One permutation per class (with its size) that every group accepts; `walk` is told the
         share of the permutations walked."""
-        task = self.problem.task
-        if self.problem.mode == Mode.OBJECTS:
+        task = self.task
+        if self.mode == Mode.OBJECTS:
             yield from self._object_classes(walk)
             return
         outputs = interchangeable_blocks(task)
@@ -124,8 +112,8 @@ class Counter:
     def _object_classes(self, walk: Walk | None) -> Iterator[tuple[tuple[int, ...], int]]:
         """(attribute map, object map) classes lifted to concept permutations; pruned once whole.
         The object maps under each attribute map walk that map's share of `walk`."""
-        blocks = object_blocks(self.problem.task)
-        n = self.problem.task.object_spec().count
+        blocks = object_blocks(self.task)
+        n = self.task.object_spec().count
         m = len(self.coding.sizes) // n
         for attrs, attr_size in classes(
             blocks["support attributes"], blocks["knowledge attributes"], lambda placed: True,
@@ -171,15 +159,15 @@ class Counter:
 
     def permutations(self) -> int:
         """How many concept permutations the count sums over."""
-        return permutations_summed(self.problem.task, self.problem.mode)
+        return permutations_summed(self.task, self.mode)
 
     def random_permutation(self, rng: random.Random) -> tuple[int, ...]:
         """A permutation drawn uniformly among those the count sums over (in the objects mode, an
         object and an attribute permutation lifted to the concepts)."""
         k = len(self.coding.sizes)
-        if self.problem.mode != Mode.OBJECTS:
+        if self.mode != Mode.OBJECTS:
             return tuple(rng.sample(range(k), k))
-        n = self.problem.task.object_spec().count
+        n = self.task.object_spec().count
         m = k // n
         objs, attrs = rng.sample(range(n), n), rng.sample(range(m), m)
         return tuple(objs[i // m] * m + attrs[i % m] for i in range(k))

@@ -13,9 +13,7 @@ from ...problem import CountProblem
 from ...result import CountResult
 from ...settings import CountSettings, Method
 from .reading_search import MODEL_LIMIT
-from .residual_tables import RESIDUAL_CONCEPTS, STATE_LIMIT, SourceSets
-
-__all__ = ["RESIDUAL_CONCEPTS", "SourceSetsBackend"]  # wider label groups are listed by SAT
+from .residual_tables import STATE_LIMIT, SourceSets
 
 
 class SourceSetsBackend:

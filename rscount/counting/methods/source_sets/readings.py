@@ -15,7 +15,7 @@ from ....encoding.value_codes import ValueMapCoding
 from ....task.model import Task
 from ...budget import Unsuited
 from ...engines.group_tables import GroupTables
-from ...engines.modular import primes_above
+from .modular import primes_above
 
 READING_LIMIT = 4096  # readings a concept chooses among (d constants and the value maps of sources)
 MAX_CONCEPTS = 62  # source sets are bit masks in an int64

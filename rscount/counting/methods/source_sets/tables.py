@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ....progress import Progress
-from ...engines.modular import recombine
+from .modular import recombine
 from .readings import Readings
 
 CHUNK = 1 << 22  # entries (or matrix cells) handled at once

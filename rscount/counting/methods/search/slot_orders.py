@@ -1,6 +1,6 @@
-"""The orders in which rscount.counting.engines.value_search assigns a part's slots (no order is best
-on every task, so the search runs two in turns), and the constraints they order: what each support
-row asks of a label group."""
+"""The orders in which value_search.py assigns a part's slots (no order is best on every task, so
+the search runs two in turns), and the constraints they order: what each support row asks of a
+label group."""
 
 from __future__ import annotations
 

@@ -21,11 +21,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ...encoding.value_codes import ValueMapCoding
-from ...errors import TaskError
-from ...task.expressions import evaluate, normalise
+from ....encoding.value_codes import ValueMapCoding
+from ....errors import TaskError
+from ....task.expressions import evaluate, normalise
+from ...engines.group_tables import MISSING, Group, GroupTables
 from . import part_search
-from .group_tables import MISSING, Group, GroupTables
 from .part_search import Allowed, LabelId, MaskCheck, Masker, Read, count_part, probe_part
 from .search_plans import Skeleton, picker
 from .slot_orders import Constraint

@@ -1,10 +1,10 @@
-"""What rscount.counting.engines.value_search builds once per label group and set of source concepts,
-and reuses for every permutation that feeds the group from the same sources in another order: the
-constraints the rows state (their slots in the sources' sorted order), the independent parts they
-form, each part's slot orders and, per order, the checks due at each depth. A permutation then only
-brings the order in which the targets read those slots (which label tuple a check asks for), the
-slots' image counts and the supervised rows' wanted images. A task whose single label group reads
-all k concepts has k! permutations and one plan."""
+"""What value_search.py builds once per label group and set of source concepts, and reuses for
+every permutation that feeds the group from the same sources in another order: the constraints the
+rows state (their slots in the sources' sorted order), the independent parts they form, each part's
+slot orders and, per order, the checks due at each depth. A permutation then only brings the order
+in which the targets read those slots (which label tuple a check asks for), the slots' image counts
+and the supervised rows' wanted images. A task whose single label group reads all k concepts has k!
+permutations and one plan."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
-from .group_tables import MISSING
+from ...engines.group_tables import MISSING
 from .slot_orders import Constraint, Slot
 
 Picker = Callable[[list[int]], tuple[int, ...]]  # a list's items at some positions, as a tuple

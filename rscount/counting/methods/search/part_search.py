@@ -1,7 +1,7 @@
 """One independent part of a value search's constraint graph, counted depth first by each slot order
-in turns (rscount.counting.engines.value_search builds the parts and multiplies their counts): a
-subtree's count is memoised on its frontier, and a depth entered often checks its rows by cached
-masks of allowed images."""
+in turns (value_search.py builds the parts and multiplies their counts): a subtree's count is
+memoised on its frontier, and a depth entered often checks its rows by cached masks of allowed
+images."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..budget import TooManyNodes
+from ...budget import TooManyNodes
 from .search_plans import Part, Picker, Plan
 from .slot_orders import ORDERS, SIZED, Constraint, Slot, fail_first
 
