@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import LimitReached, RscountError
+from ..errors import LimitReached, RscountError, TimeLimitExceeded
 from ..knowledge.loading import load_task
 from ..progress import Progress
 from ..task.model import Task
@@ -84,6 +84,9 @@ def run_count(job: CountJob) -> CountOutcome:
     fork of a large process costs milliseconds)."""
     start = time.perf_counter()
     settings = job.settings
+    if settings.left() == 0:  # the command's deadline passed while the job waited its turn
+        stopped = TimeLimitExceeded(settings.timeout or 0, job.task.name)
+        return CountOutcome(None, False, settings.method, 0.0, str(stopped), True)
     quick = _head_start(job.task, settings)
     if quick is not None:
         return CountOutcome(quick.count, quick.exact, quick.method, time.perf_counter() - start)

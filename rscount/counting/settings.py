@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypedDict
@@ -77,6 +78,7 @@ class CountSettings:
     timeout: float | None = None
     memory: float | None = None
     elapsed: float = 0.0
+    deadline: float | None = None  # time.time() by which the whole command must end (see commanded)
     jobs: int = 1
     dask: str | None = None
     cross_check: bool = False
@@ -109,16 +111,33 @@ class CountSettings:
         return self.timeout is not None or self.memory is not None
 
     def limits(self) -> Limits:
-        """The time and memory limits, as rscount.counting.processes.isolation.run_stoppable takes them."""
-        return {"timeout": self.timeout, "memory": self.memory, "elapsed": self.elapsed}
+        """The time and memory limits, as rscount.counting.processes.isolation.run_stoppable takes them
+        (the time spent: what the job used, or what the command's deadline leaves, if that is less)."""
+        left = self.left()
+        spent = self.elapsed if self.timeout is None or left is None else self.timeout - left
+        return {"timeout": self.timeout, "memory": self.memory, "elapsed": spent}
 
     def after(self, seconds: float) -> CountSettings:
         """These settings for what follows `seconds` more of the same job."""
         return self.replace(elapsed=self.elapsed + seconds)
 
     def left(self) -> float | None:
-        """Seconds left of the time limit (None: no limit)."""
-        return None if self.timeout is None else max(self.timeout - self.elapsed, 0.0)
+        """Seconds left of the time limit (None: no limit): of this job's, and of the command's
+        deadline when one is set."""
+        if self.timeout is None:
+            return None
+        left = self.timeout - self.elapsed
+        if self.deadline is not None:
+            left = min(left, self.deadline - time.time())
+        return max(left, 0.0)
+
+    def commanded(self) -> CountSettings:
+        """These settings with the time they have left made the deadline of every count that uses
+        them: a batch of counts (advise's candidates, a sweep) ends when the command's time does,
+        instead of giving each count the whole limit again. A wall-clock time, so that it holds in
+        forked children and on a Dask worker (of a clock that agrees with this one)."""
+        left = self.left()
+        return self if left is None else self.replace(deadline=time.time() + left)
 
     def mode_for(self, task: Task) -> Mode:
         """The mode a task is counted in: this one, or the task's own."""

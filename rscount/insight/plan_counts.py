@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,16 +27,13 @@ class Advisor:
     counts: int = 0
 
     def __post_init__(self) -> None:
-        timeout = self.settings.timeout
-        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.settings = self.settings.commanded()  # every count of every batch within one deadline
         self.mode = self.settings.mode_for(self.task)
 
     def remaining(self) -> float | None:
         """Seconds left of the time limit (None: no limit); TimeLimitExceeded once it has passed."""
-        if self.deadline is None:
-            return None
-        left = self.deadline - time.monotonic()
-        if left <= 0:
+        left = self.settings.left()
+        if left is not None and left <= 0:
             raise TimeLimitExceeded(self.settings.timeout or 0, "advise")
         return left
 
@@ -49,11 +45,10 @@ class Advisor:
         self, tasks: Sequence[Task], what: str, method: Method | None = None
     ) -> list[CountOutcome]:
         """Count tasks (by `method`, default the advisor's); a failed count is an error."""
-        settings = self.settings.replace(
-            mode=self.mode, method=method or self.settings.method, timeout=self.remaining()
-        )
+        left = self.remaining()
+        settings = self.settings.replace(mode=self.mode, method=method or self.settings.method)
         jobs = [CountJob(t, settings) for t in tasks]
-        outcomes = run_jobs(run_count, jobs, self.jobs, self.dask, self.progress, what)
+        outcomes = run_jobs(run_count, jobs, self.jobs, self.dask, self.progress, what, timeout=left)
         self.counts += len(outcomes)
         for outcome in outcomes:
             if outcome.limit:

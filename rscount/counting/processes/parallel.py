@@ -5,13 +5,16 @@ order."""
 from __future__ import annotations
 
 import os
+import re
+import socket
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-from ...errors import InvalidSetting
+from ...errors import InvalidSetting, TimeLimitExceeded, quote, short
 from ...progress import Progress
 
 Item = TypeVar("Item")
@@ -55,17 +58,19 @@ def run_jobs(
     progress: Progress | None = None,
     what: str = "jobs",
     crashed: Callable[[Item], Result] | None = None,
+    timeout: float | None = None,
 ) -> list[Result]:
     """[fn(item) for item in items], run on `jobs` local processes (1: in this process) or on the
     Dask scheduler at address `dask`. `fn` and the items must be picklable (module-level functions).
     A local worker that dies (a crash in C code) breaks its pool: the items it left unfinished are
     run again one by one, each in a pool of its own, and an item that kills that one too gets
-    `crashed(item)` as its result (without `crashed`, the error propagates)."""
+    `crashed(item)` as its result (without `crashed`, the error propagates). `timeout`: the seconds
+    left to the command, which connecting to Dask may not outlast."""
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise InvalidSetting("jobs", f"must be at least 1, not {jobs}")
     if dask:
-        return _on_dask(fn, items, dask, progress, what)
+        return _on_dask(fn, items, dask, progress, what, timeout)
     if jobs == 1 or len(items) <= 1:
         here = []
         for done, item in enumerate(items):
@@ -100,25 +105,62 @@ def _alone(fn: Callable[[Item], Result], item: Item, crashed: Callable[[Item], R
             return crashed(item)
 
 
-def dask_client(address: str) -> Any:
-    """A distributed.Client connected to the scheduler at `address` (use as a context manager);
-    InvalidSetting naming --dask when Dask is missing or the scheduler cannot be reached."""
+CONNECT_SECONDS = 20.0  # how long a scheduler may take to answer a new client (distributed's default: 30 s)
+
+
+def dask_client(address: str, timeout: float | None = None) -> Any:
+    """A distributed.Client connected to the scheduler at `address` (use as a context manager),
+    within CONNECT_SECONDS or the `timeout` left to the command, whichever ends first; InvalidSetting
+    naming --dask when Dask is missing, the address is malformed, nothing listens there, or what
+    answers is not a scheduler; TimeLimitExceeded when the command's time runs out first."""
     try:
         from distributed import Client
     except ImportError:
         raise InvalidSetting("dask", "needs Dask distributed (pip install 'rscount[dask]')") from None
-    try:
-        return Client(address, timeout="20s")  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as exc:
-        raise InvalidSetting("dask", f"cannot reach the scheduler at {address} ({exc})") from None
+    host, port = _scheduler_place(address)
+    limit = CONNECT_SECONDS if timeout is None else max(0.1, min(timeout, CONNECT_SECONDS))
+    try:  # refused at once here, where distributed would retry until its timeout
+        socket.create_connection((host, port), timeout=limit).close()
+    except OSError as exc:
+        raise InvalidSetting("dask", f"cannot reach the scheduler at {short(address)} ({exc})") from None
+    made: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = Client(address, timeout=f"{limit}s")  # type: ignore[no-untyped-call]
+        except Exception as exc:  # noqa: BLE001 - whatever the far end sent, the command says it in one line
+            made["error"] = exc
+
+    thread = threading.Thread(target=connect, daemon=True)  # a silent peer stalls the handshake itself
+    thread.start()
+    thread.join(limit + 1.0)
+    if "client" in made:
+        return made["client"]
+    if "error" not in made and timeout is not None and timeout <= CONNECT_SECONDS:
+        raise TimeLimitExceeded(timeout, f"connecting to the Dask scheduler at {short(address)}")
+    why = f"{type(made['error']).__name__}: {short(str(made['error']))}" if "error" in made else "no answer"
+    raise InvalidSetting("dask", f"no Dask scheduler answered at {short(address)} in {limit:g} s ({why})")
+
+
+def _scheduler_place(address: str) -> tuple[str, int]:
+    """The host and port of a scheduler address (`tcp://HOST:PORT`, `tls://...` or `HOST:PORT`)."""
+    found = re.fullmatch(r"(?:(?:tcp|tls)://)?(\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+):(\d{1,5})", address)
+    if found is None or not 0 < int(found[2]) < 65536:
+        raise InvalidSetting("dask", f"{quote(address)} is not a scheduler address such as tcp://HOST:8786")
+    return found[1].strip("[]"), int(found[2])
 
 
 def _on_dask(
-    fn: Callable[[Item], Result], items: Sequence[Item], address: str, progress: Progress | None, what: str
+    fn: Callable[[Item], Result],
+    items: Sequence[Item],
+    address: str,
+    progress: Progress | None,
+    what: str,
+    timeout: float | None,
 ) -> list[Result]:
     from distributed import as_completed as dask_completed
 
-    with dask_client(address) as client:
+    with dask_client(address, timeout) as client:
         futures = client.map(fn, list(items), pure=False)
         index = {future.key: i for i, future in enumerate(futures)}
         results: list[Any] = [None] * len(items)

@@ -96,3 +96,77 @@ def test_sweep_on_dask_writes_the_same_csv_as_locally(cli, tmp_path, dask_addres
     assert run.code == 0, run.err
     rows = _csv_without_times(local)
     assert rows == _csv_without_times(remote) and len(rows) == 3 * 5 * 2
+
+
+def _listening(reply: bytes | None):
+    """A local TCP server that accepts and then says `reply` (None: nothing, ever); its address."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    kept = []
+
+    def serve() -> None:
+        while True:
+            connection, _ = server.accept()
+            kept.append(connection)
+            if reply is not None:
+                connection.sendall(reply)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+
+def _closed_port() -> str:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        return f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("tcp://127.0.0.1:99999", "is not a scheduler address"),
+        ("garbage::", "is not a scheduler address"),
+        (None, "cannot reach the scheduler"),  # a port nothing listens on: refused
+    ],
+)
+def test_a_malformed_or_refusing_dask_address_is_one_setting_error_at_once(address, said):
+    import time
+
+    from rscount.counting.processes.parallel import dask_client
+
+    start = time.monotonic()
+    with pytest.raises(InvalidSetting, match=said):
+        dask_client(address or _closed_port(), timeout=60)
+    assert time.monotonic() - start < 30  # a hang guard: refused at once, not after distributed's retries
+
+
+def test_a_silent_dask_peer_stops_at_the_commands_time_limit():
+    from rscount.counting.processes.parallel import dask_client
+    from rscount.errors import TimeLimitExceeded
+
+    with pytest.raises(TimeLimitExceeded, match="connecting to the Dask scheduler"):
+        dask_client(_listening(None), timeout=1.0)
+
+
+def test_a_peer_that_is_no_dask_scheduler_is_one_setting_error():
+    from rscount.counting.processes.parallel import dask_client
+
+    with pytest.raises(InvalidSetting, match="no Dask scheduler answered"):
+        dask_client(_listening(b"HTTP/1.1 200 OK\r\n\r\n" + b"hello" * 1000), timeout=10.0)
+
+
+def test_the_commands_deadline_is_shared_by_every_count_of_a_batch(monkeypatch):
+    """A batch's counts share the deadline `commanded` sets: once it has passed, a count waiting its
+    turn stops at once as a limit, instead of getting the whole time limit again."""
+    import time
+
+    settings = CountSettings(timeout=10).commanded()
+    assert 9 < settings.left() <= 10 and CountSettings(timeout=10).deadline is None
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now + 11)
+    assert settings.left() == 0 and settings.limits()["elapsed"] == 10
+    outcome = run_count(CountJob(builtin_task("xor", 3), settings))
+    assert outcome.limit and outcome.count is None and "time limit of 10 s" in (outcome.error or "")
