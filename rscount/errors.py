@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import reprlib
 
+from .sinks import terminal
+
 MAX_QUOTE = 80  # user values quoted in messages are cut to about this many characters
 
 
@@ -33,8 +35,9 @@ def cut(text: str) -> str:
 
 
 def short(text: str) -> str:
-    """User text shown unquoted in a one-line message: cut, with unprintable characters escaped."""
-    return cut("".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: MAX_QUOTE + 1]))
+    """User text shown unquoted in a one-line message: cut, with unprintable characters escaped
+    (rscount.sinks.terminal)."""
+    return cut(terminal(text[: MAX_QUOTE + 1]))
 
 
 def cut_path(path: str, keep: int = 2 * MAX_QUOTE) -> str:

@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from .sinks import terminal
+
 Known = dict[str, Any]  # e.g. {"lower_bound": 1200, "classes_done": 3, "classes_total": 40}
 
 
@@ -29,7 +31,7 @@ class Progress:
         if not self.enabled or (not force and now - self._last < 0.1):
             return
         self._last = now
-        self.stream.write("\r\033[K" + message)
+        self.stream.write("\r\033[K" + terminal(message))
         self.stream.flush()
 
     def known(self, **state: Any) -> None:

@@ -51,9 +51,10 @@ def count_text(count: int) -> str | None:
 
 
 def to_json(record: Any) -> str:
-    """One JSON line (counts are JSON integers however long)."""
+    """One JSON line (counts are JSON integers however long); `##[` inside a string written as
+    `##\\u005b`, the same string, which a CI runner does not read as a command (rscount.sinks)."""
     with _digits_unlimited():
-        return json.dumps(record)
+        return json.dumps(record).replace("##[", "##\\u005b")
 
 
 PROMOTED = (

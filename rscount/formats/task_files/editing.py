@@ -17,6 +17,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ...task.model import Mode, Task
 from ...task.support import Row
 from ..inputs import read_text
+from .writing import comment_lines
 
 
 def _flow(row: Sequence[Any]) -> CommentedSeq:
@@ -108,4 +109,4 @@ def edited_task_file(
         del data["expect"]
     out = io.StringIO()
     yaml.dump(data, out)
-    return "".join(f"# {line}\n" for line in comments) + out.getvalue()
+    return comment_lines(comments) + out.getvalue()

@@ -3,11 +3,13 @@ task-file syntax (every operator in call form), support and supervision as expli
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import yaml
 
 from ...errors import TaskError
+from ...sinks import yaml_comment
 from ...task.model import Task
 
 
@@ -48,7 +50,13 @@ def task_data(task: Task) -> dict[str, Any]:
     return data
 
 
+def comment_lines(comments: Sequence[str]) -> str:
+    """Leading comment lines of a task file, each kept on its line (rscount.sinks.yaml_comment: a
+    task name with a line break would otherwise end the comment and start YAML)."""
+    return "".join(f"# {yaml_comment(line)}\n" for line in comments)
+
+
 def task_yaml(task: Task, comments: list[str]) -> str:
     """The task file text: `comments` as leading comment lines, then the YAML mapping."""
-    head = "".join(f"# {line}\n" for line in comments)
+    head = comment_lines(comments)
     return head + yaml.safe_dump(task_data(task), sort_keys=False, default_flow_style=None, width=110)
