@@ -15,7 +15,7 @@ from support import REPO
 from rscount import count
 from rscount.knowledge.loading import load_task
 from rscount.report.batch import task_paths
-from rscount.task.expectations import judge
+from rscount.task.expectations import judge_pins
 
 TASKS = task_paths([REPO / "tasks"])
 DOC = (REPO / "docs" / "tasks.md").read_text()
@@ -48,10 +48,10 @@ def test_the_catalogue_shows_a_count_the_files_pins_allow(path):
     assert expect, f"{path.name} pins no count"
     cells = documented()[path.name]
     if cells["exact / ±eps"] == "exact":
-        outcomes = judge(expect, int(cells["count"]), exact=True)
+        outcomes = judge_pins(expect, int(cells["count"]), exact=True)
     else:
         estimate = int(cells["count"].lstrip("~").split()[0])
-        outcomes = judge(expect, estimate, exact=False, epsilon=float(cells["exact / ±eps"].lstrip("±")))
+        outcomes = judge_pins(expect, estimate, exact=False, epsilon=float(cells["exact / ±eps"].lstrip("±")))
     assert not [o.message for o in outcomes if o.failed]
 
 

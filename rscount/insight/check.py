@@ -28,7 +28,7 @@ from ..errors import LimitReached, RscountError, quote
 from ..knowledge.labels import ignored_concepts, label_values
 from ..limits import number_text
 from ..progress import Progress
-from ..task.expectations import Outcome, judge
+from ..task.expectations import Outcome, judge_pins
 from ..task.model import NO_ANSWER, Mode, Task
 from ..task.summary import describe
 from ..task.support import domain_size
@@ -164,7 +164,7 @@ def check(task: Task, settings: CountSettings | None = None, progress: Progress 
         return found
     found.result = result
     found.outcomes = (  # the task's pins are for its own counts, not for pairs with a learned layer
-        judge(dict(task.expect), result.count, result.exact, result.epsilon)
+        judge_pins(dict(task.expect), result.count, result.exact, result.epsilon)
         if task.expect and mode != Mode.JRS
         else []
     )

@@ -24,7 +24,7 @@ from ..counting.settings import CountSettings
 from ..errors import InvalidInput, LimitReached, RscountError, short
 from ..insight.check import Unidentified, unidentified_concepts
 from ..progress import Progress
-from ..task.expectations import Outcome, judge
+from ..task.expectations import Outcome, judge_pins
 from ..task.inputs import read_text
 from ..task.model import Mode, Task
 from ..task.summary import describe
@@ -158,7 +158,7 @@ def count_file(path: Path, settings: CountSettings, fail_on_shortcuts: bool = Fa
         expect = {"count": record.promoted["intended"]} if fail_on_shortcuts else {}
     else:
         expect = dict(task.expect) or ({"shortcuts": 0} if fail_on_shortcuts else {})
-    entry.expectations = judge(expect, record.full_count(), record.exact, record.epsilon)
+    entry.expectations = judge_pins(expect, record.full_count(), record.exact, record.epsilon)
     failed = [o for o in entry.expectations if o.failed]
     entry.status = FAILED if failed else PASSED
     entry.verdict = verdict(record, entry.expectations)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..insight.check import CheckReport, Unidentified
-from ..task.expectations import FAIL, INCONCLUSIVE, Outcome
+from ..task.expectations import Outcome, PinStatus
 from .records import CountRecord, count_record, count_text, digits
 
 
@@ -116,8 +116,8 @@ def verdict(record: CountRecord | None, outcomes: Sequence[Outcome]) -> str:
     """One phrase: the failed expectations, or what the count says about shortcuts."""
     failed = [o for o in outcomes if o.failed]
     if failed:
-        label = "INCONCLUSIVE" if all(o.status == INCONCLUSIVE for o in failed) else "FAIL"
-        return f"{label}: " + "; ".join(o.message for o in failed if o.status in (FAIL, INCONCLUSIVE))
+        label = "INCONCLUSIVE" if all(o.status == PinStatus.INCONCLUSIVE for o in failed) else "FAIL"
+        return f"{label}: " + "; ".join(o.message for o in failed)
     if record is None:
         return "not counted"
     count = record.count
