@@ -12,9 +12,9 @@ from typing import Any
 from ..counting.methods.jrs.kernels import count_jrs
 from ..progress import Progress
 from ..task.model import Mode, Task
-from .check import unidentified_concepts
 from .joint_shortcuts import joint_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
+from .unidentified import unidentified_concepts
 
 ENUMERATE_MAX = 10_000  # up to this many optimal maps, every one is listed and summarised
 SUMMARY_SAMPLES = 2000  # above it, the summary is estimated from this many uniform samples

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .batch import LIMIT, BatchEntry
+from ..insight.judging import Judgement, Status
+from .batch import entry_row
+from .files import COLUMNS as CELLS
 from .files import markdown_table
-from .records import count_text, digits
+from .records import digits
 
 COLUMNS: tuple[str, ...] = (
     "task",
@@ -20,24 +22,24 @@ COLUMNS: tuple[str, ...] = (
     "exactness",
     "method",
 )
-COLUMNS += ("seconds", "joint", "knowledge", "source")
-JOINT_TIMEOUT = 30.0  # seconds the joint-shortcuts column may take per task
-SHOWN_DIGITS = 20  # longer joint counts are shown by their number of digits
+COLUMNS += ("seconds", "jrs", "knowledge", "source")
+JRS_TIMEOUT = 30.0  # seconds the jrs column may take per task
+SHOWN_DIGITS = 20  # longer counts of joint reasoning shortcuts are shown by their number of digits
+JRS_HEADER = "joint shortcuts (jrs)"
 
 
-def joint_cell(entry: BatchEntry) -> str:
-    """The joint shortcuts of a task counted in the jrs mode: a number, its digits when too long to
-    print, `limit` when the time limit stopped it, `-` when refused (too many kernels to sum)."""
-    record = entry.record
-    if record is not None:
-        joint = record.promoted.get("joint_shortcuts")
-        if joint is None or digits(joint) > SHOWN_DIGITS:
-            return f"{digits(joint) if joint is not None else record.count_digits}-digit"
-        return count_text(joint) or "-"
-    return "limit" if entry.status == LIMIT else "-"
+def jrs_cell(judged: Judgement) -> str:
+    """The joint reasoning shortcuts of a task judged in the jrs mode: a number, its digits when too
+    long to show, `limit` when the time limit stopped it, `-` when refused (too many kernels to sum)."""
+    if judged.result is not None:
+        shortcuts = judged.result.shortcuts
+        if digits(shortcuts) > SHOWN_DIGITS:
+            return f"{digits(shortcuts)}-digit"
+        return str(shortcuts)
+    return "limit" if judged.status == Status.LIMIT else "-"
 
 
-def markdown(entries: Sequence[BatchEntry], command: str) -> str:
+def markdown(entries: Sequence[Judgement], jrs: Sequence[Judgement], command: str) -> str:
     """docs/tasks.md: one row per task file."""
     lines = [
         "# Bundled tasks",
@@ -46,7 +48,7 @@ def markdown(entries: Sequence[BatchEntry], command: str) -> str:
         "(exact, or ApproxMC's estimate with its tolerance); times are wall-clock seconds on the machine",
         "that generated this file. Each task file's header says where the task comes from and every",
         "choice made. The joint-shortcuts column counts the task with `--mode jrs` (pairs of a concept",
-        f"map and a learned inference layer, minus the intended ones) within {JOINT_TIMEOUT:g} s: `limit`",
+        f"map and a learned inference layer, minus the intended ones) within {JRS_TIMEOUT:g} s: `limit`",
         "where the time ran out, `-` where the sum over value-map kernels is refused as too large.",
         "The knowledge column says where the labels come from: a ProbLog or DeepProbLog program",
         "(`program:`), or the task file's expressions or constraints; a program twin is the same rules",
@@ -55,4 +57,6 @@ def markdown(entries: Sequence[BatchEntry], command: str) -> str:
         "differ from the task's, else the same task with its concepts in another order).",
         "",
     ]
-    return "\n".join(lines) + "\n" + markdown_table(entries, COLUMNS, link="../tasks")
+    rows = [{**entry_row(e), "jrs": jrs_cell(j)} for e, j in zip(entries, jrs, strict=True)]
+    columns = [(JRS_HEADER, lambda r: str(r["jrs"])) if c == "jrs" else CELLS[c] for c in COLUMNS]
+    return "\n".join(lines) + "\n" + markdown_table(rows, columns, link="../tasks")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..insight.advise import Advice
-from ..insight.check import Unidentified
 from ..insight.explain import Explanation
 from ..insight.forecast import Forecast
 from ..insight.steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE
 from ..insight.sweep import Sweep
+from ..insight.unidentified import Unidentified
 from ..task.model import Mode
 from .text import moved_concepts, number, optimal_maps
 
