@@ -8,6 +8,7 @@ import math
 from itertools import product
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyeda.inter import expr, exprvar
@@ -15,7 +16,7 @@ from references.jrs import brute_force_jrs
 from strategies.randomtasks import SETTINGS, Spec, specs
 from support import REPO
 
-from rscount import count, task_from_dict
+from rscount import NotApplicable, count, task_from_dict
 from rscount.counting.methods.jrs.kernels import fitting_maps, intended_maps
 from rscount.insight.joint_shortcuts import layer_text
 
@@ -122,6 +123,30 @@ def test_jrs_mode_has_no_cnf_and_no_other_method(cli, tmp_path):
     assert run.code == 2 and "the jrs mode has no CNF" in run.err
     run = cli("xor", "--bits", "3", "--mode", "jrs", "--method", "sdd")
     assert run.code == 2 and "counted by its own sum" in run.err
+
+
+@pytest.mark.parametrize("method", ["auto", "exact", "closed-form"])
+def test_the_jrs_mode_chooses_its_own_sum_stated_as_a_closed_form(method):
+    result = count(task_from_dict(yaml.safe_load(OR3)), method, mode="jrs")
+    assert (result.count, result.method, result.details["closed_form"]) == (
+        3840,
+        "closed-form",
+        "joint reasoning shortcuts",
+    )
+
+
+def test_a_refused_jrs_sum_says_why(monkeypatch):
+    from rscount.counting.methods.jrs import kernels
+
+    monkeypatch.setattr(kernels, "PARTITION_LIMIT", 1)
+    with pytest.raises(NotApplicable, match="closed-form: the joint count sums over .* kernel combinations"):
+        count(task_from_dict(yaml.safe_load(OR3)), mode="jrs")
+
+
+def test_jrs_is_a_mode_not_a_method(cli):
+    run = cli("xor", "--bits", "3", "--method", "jrs")
+    assert run.code == 2 and run.err.startswith("rscount: error: --method: unknown method 'jrs'")
+    assert len(run.err.splitlines()) == 1 and "jrs" not in run.err.split("choose from")[1]
 
 
 def test_check_says_whether_concepts_and_inference_layer_are_jointly_identifiable(cli, tmp_path):

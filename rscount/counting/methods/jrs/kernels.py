@@ -168,7 +168,7 @@ def count_jrs(task: Task) -> CountResult:
         if not supervised
         else "sum over concept maps fixing the supervised rows of classes^(active - distinct)",
     }
-    return CountResult(total, True, Method.JRS, time.perf_counter() - start, details=details)
+    return CountResult(total, True, Method.CLOSED_FORM, time.perf_counter() - start, details=details)
 
 
 def _rows(task: Task) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
