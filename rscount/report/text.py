@@ -29,7 +29,7 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
     count = record.count
     lines = []
     if "intended" in record.promoted:
-        intended, joint = record.promoted["intended"], record.promoted["joint_shortcuts"]
+        intended, jrs = record.promoted["intended"], record.promoted["joint_shortcuts"]
         if count is not None:
             shown = number(count)
         elif record.count_expression is not None:
@@ -40,10 +40,10 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
         lines.append(
             f"  intended: {number(intended)} (each bijective concept map with the knowledge it implies)"
         )
-        if joint is None:
+        if jrs is None:
             lines.append(f"joint reasoning shortcuts: that count minus {number(intended)}")
-        elif joint:
-            lines.append(f"joint reasoning shortcuts: {number(joint)}")
+        elif jrs:
+            lines.append(f"joint reasoning shortcuts: {number(jrs)}")
         else:
             lines.append("joint reasoning shortcuts: 0 (concepts and inference layer jointly identifiable)")
     elif record.exact and count is None:
@@ -126,16 +126,14 @@ def verdict(judged: Judgement) -> str:
         return "not counted"
     record = count_record(judged.task, judged.result, judged.mode)
     count = record.count
-    if "joint_shortcuts" in record.promoted:
-        joint = record.promoted["joint_shortcuts"]
-        if joint is None:
-            found = f"about 10^{record.count_digits - 1} joint shortcuts"
+    if "joint_shortcuts" in record.promoted:  # the jrs mode
+        jrs = record.promoted["joint_shortcuts"]
+        if jrs is None:
+            found = f"about 10^{record.count_digits - 1} joint reasoning shortcuts"
+        elif jrs:
+            found = f"{number(jrs)} joint reasoning shortcut{'' if jrs == 1 else 's'}"
         else:
-            found = (
-                f"{number(joint)} joint shortcut{'' if joint == 1 else 's'}"
-                if joint
-                else "free of joint shortcuts"
-            )
+            found = "free of joint reasoning shortcuts"
     elif count is None:
         found = f"about 10^{record.count_digits - 1} shortcuts"
     elif count == 0:

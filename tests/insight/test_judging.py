@@ -70,7 +70,7 @@ def test_a_pin_measured_in_the_tasks_mode_is_not_judged_on_the_joint_count(cli, 
     assert (code, entry["status"], entry["expectations"]) == (0, "shortcuts", [])
     failed = cli("report", path, "--mode", "joint", "--fail-on-shortcuts", "--update-pins", "-q")
     assert failed.code == 1 and "pinned.yaml: FAIL: expected 0 shortcuts, found 65535 (+65535)" in failed.out
-    assert path.read_text().endswith("expect: {count: 24}\n")  # not the joint count's pin to rewrite
+    assert path.read_text().endswith("expect: {count: 24}\n")  # the joint count is not what it pins
 
 
 def test_free_of_shortcuts_in_the_jrs_mode_means_only_the_intended_pairs(cli, tmp_path):
