@@ -32,10 +32,11 @@ if TYPE_CHECKING:
     from .counting.result import CountResult
     from .counting.settings import CountSettings, Method
     from .insight.advise import Advice
-    from .insight.check import CheckReport, CheckStatus, Unidentified
     from .insight.explain import Explanation
     from .insight.forecast import Forecast
+    from .insight.judging import Judgement, Status
     from .insight.sweep import Sweep
+    from .insight.unidentified import Unidentified
     from .task.model import Concept, Mode, Objects, Task
 
 _LAZY = {
@@ -45,7 +46,8 @@ _LAZY = {
     **dict.fromkeys(("Task", "Concept", "Objects", "Mode"), "task.model"),
     **dict.fromkeys(("CountSettings", "Method"), "counting.settings"),
     "CountResult": "counting.result",
-    **dict.fromkeys(("CheckReport", "CheckStatus", "Unidentified"), "insight.check"),
+    **dict.fromkeys(("Judgement", "Status"), "insight.judging"),
+    "Unidentified": "insight.unidentified",
     "Explanation": "insight.explain",
     "Forecast": "insight.forecast",
     "Advice": "insight.advise",
@@ -70,8 +72,8 @@ __all__ = [
     "CountSettings",
     "Method",
     "CountResult",
-    "CheckReport",
-    "CheckStatus",
+    "Judgement",
+    "Status",
     "Unidentified",
     "Explanation",
     "Forecast",

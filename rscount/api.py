@@ -4,7 +4,7 @@ check it, explain, advise and sweep, with the same checks and errors as the comm
     import rscount
     task = rscount.load_task("tasks/xor3.yaml")
     rscount.count(task).count                    # 24
-    rscount.check(task).status                   # CheckStatus.SHORTCUTS; .unidentified, .findings
+    rscount.check(task).status                   # Status.PASSED (its pin holds); .unidentified, .findings
     task = task.with_support([[0, 1, 1]])        # a training pipeline's own rows, checked
     rscount.count(task, method="exact").count    # 192
 """
@@ -22,12 +22,12 @@ from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Me
 from .insight import advise as advising
 from .insight import sweep as sweeping
 from .insight.advise import SEARCH_BUDGET, Advice, AdviseSettings, TaskOutput
-from .insight.check import CHECK_TIMEOUT, CheckReport
-from .insight.check import check as check_task
 from .insight.explain import Explanation
 from .insight.explain import explain as explain_task
 from .insight.forecast import Forecast
 from .insight.forecast import forecast as forecast_task
+from .insight.judging import CHECK_TIMEOUT, Judgement
+from .insight.judging import check as check_task
 from .insight.plan_counts import Advisor
 from .insight.plan_search import Costs
 from .insight.steps import ACTIONS
@@ -90,7 +90,7 @@ def check(
     timeout: float | None = CHECK_TIMEOUT,
     memory: float | None = None,
     cross_check: bool = False,
-) -> CheckReport:
+) -> Judgement:
     """The pre-training design check of a task (or task file): findings, count (recounted by an
     independent route with `cross_check`), expectations, the concepts whose meaning it does not
     identify (`unidentified`) and its `status`."""

@@ -79,13 +79,14 @@ class TaskItem(pytest.Item):
     def runtest(self) -> None:
         """Count within the time limit and judge the expectations."""
         from .counting.settings import CountSettings
-        from .report.batch import PASSED, count_file
+        from .insight.judging import judge_file
+        from .report.text import report_verdict
 
         option = self.config.getoption("rscount_timeout")
         timeout = float(option if option is not None else self.config.getini("rscount_timeout"))
-        entry = count_file(self.path, CountSettings(timeout=timeout))
-        if entry.status != PASSED:
-            pytest.fail(f"{self.path.name}: {entry.verdict}", pytrace=False)
+        judged = judge_file(self.path, CountSettings(timeout=timeout))  # judged as `rscount report` does
+        if judged.status.fails:
+            pytest.fail(f"{self.path.name}: {report_verdict(judged)}", pytrace=False)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         """Where the item is and what it is, for pytest's report."""

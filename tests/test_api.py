@@ -39,7 +39,7 @@ def test_count_stops_at_its_time_limit_with_a_user_error(tmp_path):
 
 def test_check_returns_its_status_and_the_unidentified_concepts_as_data():
     report = rscount.check(XOR3)  # which pins its count with expect: {count: 24}
-    assert report.valid and not report.free_of_shortcuts and report.status == rscount.CheckStatus.PASSED
+    assert report.valid and not report.free_of_shortcuts and report.status == rscount.Status.PASSED
     assert report.unidentified == {
         "c1": rscount.Unidentified(("c2", "c3"), True),
         "c2": rscount.Unidentified(("c1", "c3"), True),

@@ -15,7 +15,7 @@ from support import REPO
 from rscount import count
 from rscount.knowledge.loading import load_task
 from rscount.report.batch import task_paths
-from rscount.task.expectations import judge
+from rscount.task.expectations import judge_pins
 
 TASKS = task_paths([REPO / "tasks"])
 DOC = (REPO / "docs" / "tasks.md").read_text()
@@ -48,10 +48,10 @@ def test_the_catalogue_shows_a_count_the_files_pins_allow(path):
     assert expect, f"{path.name} pins no count"
     cells = documented()[path.name]
     if cells["exact / ±eps"] == "exact":
-        outcomes = judge(expect, int(cells["count"]), exact=True)
+        outcomes = judge_pins(expect, int(cells["count"]), exact=True)
     else:
         estimate = int(cells["count"].lstrip("~").split()[0])
-        outcomes = judge(expect, estimate, exact=False, epsilon=float(cells["exact / ±eps"].lstrip("±")))
+        outcomes = judge_pins(expect, estimate, exact=False, epsilon=float(cells["exact / ±eps"].lstrip("±")))
     assert not [o.message for o in outcomes if o.failed]
 
 
@@ -91,7 +91,7 @@ def test_list_refuses_to_overwrite_a_catalogue_without_force(cli, tmp_path):
     assert run.code == 2 and "--force" in run.err and out.read_text() == "mine"
 
 
-def test_the_catalogue_counts_joint_shortcuts_in_the_jrs_mode(cli, tmp_path):
+def test_the_catalogue_counts_joint_reasoning_shortcuts_in_the_jrs_mode(cli, tmp_path):
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     (tasks / "xor3.yaml").write_text((REPO / "tasks" / "xor3.yaml").read_text())
@@ -107,5 +107,5 @@ def test_the_catalogue_counts_joint_shortcuts_in_the_jrs_mode(cli, tmp_path):
         if line.startswith("| [")
     }
     header = out.read_text().split("\n| file | ")[1].split(" |\n")[0].split(" | ")
-    column = header.index("joint shortcuts (jrs)") + 1
+    column = header.index("joint reasoning shortcuts (jrs)") + 1
     assert rows["or3"][column] == "3792" and rows["xor3"][column] == "0"

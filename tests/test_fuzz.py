@@ -504,12 +504,12 @@ def test_report_marks_exactly_the_hostile_file_as_an_error(hostile):
     what = f"{case!r}\n--- exit {run.code}\n{run.out}{run.err}"
     assert report is not None, f"no report written\n{what}"
     status = {t["file"]: t["status"] for t in report["tasks"]}
-    assert status.get("good.yaml") == "pass", f"the good task: {status}\n{what}"
+    assert status.get("good.yaml") == "passed", f"the good task: {status}\n{what}"
     if alone.code == 2:
-        assert status.get("bad.yaml") == "error", f"check says invalid, report says {status}\n{what}"
+        assert status.get("bad.yaml") == "invalid", f"check says invalid, report says {status}\n{what}"
         assert run.code == 2, f"report exits {run.code} with an invalid task\n{what}"
     else:
-        assert status.get("bad.yaml") != "error", f"check exits {alone.code}, report says {status}\n{what}"
+        assert status.get("bad.yaml") != "invalid", f"check exits {alone.code}, report says {status}\n{what}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -270,6 +270,17 @@ def test_every_method_is_a_package_named_as_on_the_command_line_with_a_backend()
         assert type(backend).__module__ == f"rscount.counting.methods.{folder.name}.backend"
 
 
+def test_a_modes_own_counter_is_registered_by_mode_in_a_package_named_after_the_mode():
+    """The jrs mode is counted by its own sum, chosen by the mode (MODE_COUNTERS), not by a method
+    of that name: its package is named after the mode, and no method shares the name."""
+    from rscount.counting.methods import BACKENDS, MODE_COUNTERS
+
+    for mode, counter in MODE_COUNTERS.items():
+        assert (COUNTING / "methods" / str(mode) / "backend.py").is_file(), mode
+        assert type(counter).__module__ == f"rscount.counting.methods.{mode}.backend"
+        assert str(mode) not in {str(method) for method in BACKENDS}
+
+
 def test_test_files_have_distinct_names():
     """pytest imports test files as top-level modules (no __init__.py), so two files of one name in
     different folders stop the whole collection."""

@@ -201,8 +201,8 @@ def test_report_marks_exactly_the_hostile_files_and_writes_every_format(cli, tmp
     assert run.code == 2 and "Traceback" not in run.err + run.out
     assert all(path.exists() for path in out.values())
     entries = {e["file"]: e for e in json.loads(out["json"].read_text())["tasks"]}
-    assert entries["good.yaml"]["status"] == "pass"
-    assert {name for name, e in entries.items() if e["status"] == "error"} == set(hostile)
+    assert entries["good.yaml"]["status"] == "passed"
+    assert {name for name, e in entries.items() if e["status"] == "invalid"} == set(hostile)
     assert out["xml"].read_text().count("<failure") + out["xml"].read_text().count("<error") == len(hostile)
 
 
@@ -396,17 +396,18 @@ def test_report_survives_a_task_whose_process_dies(monkeypatch, tmp_path):
 
     for name in ("a.yaml", "b.yaml"):
         write(tmp_path, name, GOOD)
-    real = batch.count_file
+    real = batch.judge_file
 
     def crash_on_b(path, *args):
         if path.name == "b.yaml":
             os._exit(1)
         return real(path, *args)
 
-    monkeypatch.setattr(batch, "count_file", crash_on_b)
+    monkeypatch.setattr(batch, "judge_file", crash_on_b)
     entries = batch.count_files(sorted(tmp_path.glob("*.yaml")), CountSettings(timeout=30), jobs=2)
-    assert [e.status for e in entries] == ["pass", "error"]
-    assert entries[1].error == "internal error: the process counting it died"
+    assert [e.status for e in entries] == ["shortcuts", "invalid"]
+    assert entries[1].failure is not None
+    assert entries[1].failure.message == "internal error: the process counting it died"
 
 
 def test_user_text_in_messages_stays_on_one_short_line():

@@ -6,21 +6,23 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..insight.check import CHECK_TIMEOUT, CheckStatus, check_file
+from ..insight.judging import CHECK_TIMEOUT, Status, check_file
 from ..report.records import to_json
 from ..report.text import check_text
 from . import options
-from .status import Exit
+from .status import Exit, worst
 
-EXIT = {
-    CheckStatus.FREE: Exit.OK,
-    CheckStatus.PASSED: Exit.OK,
-    CheckStatus.SHORTCUTS: Exit.SHORTCUTS,
-    CheckStatus.FAILED: Exit.SHORTCUTS,
-    CheckStatus.INVALID: Exit.INVALID,
-    CheckStatus.LIMIT: Exit.LIMIT,
-}
-WORST = (Exit.INVALID, Exit.LIMIT, Exit.SHORTCUTS, Exit.OK)
+
+def judged_exit(status: Status, refuse_shortcuts: bool) -> Exit:
+    """The exit code of a judged task: 2 invalid, 3 a limit, 1 a failed pin (or, with
+    `refuse_shortcuts`, check's rule, shortcuts no pin allows), else 0."""
+    if status == Status.INVALID:
+        return Exit.INVALID
+    if status == Status.LIMIT:
+        return Exit.LIMIT
+    if status == Status.FAILED or (refuse_shortcuts and status == Status.SHORTCUTS):
+        return Exit.SHORTCUTS
+    return Exit.OK
 
 
 def add_commands(sub: Any) -> None:
@@ -49,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             progress.clear()
         print(to_json(found.to_dict()) if args.json else check_text(found, args.verbose))
-        codes.append(EXIT[found.status])
-    return min(codes, key=WORST.index)
+        codes.append(judged_exit(found.status, refuse_shortcuts=True))  # the pre-commit hook's rule
+    return worst(codes)
 
 
 HANDLERS = {"check": run}

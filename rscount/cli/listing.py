@@ -12,7 +12,7 @@ from ..errors import RscountError
 from ..outputs import check_outputs, write_output
 from ..progress import Progress
 from ..report.batch import count_files, task_paths
-from ..report.catalogue import JOINT_TIMEOUT, joint_cell, markdown
+from ..report.catalogue import JRS_TIMEOUT, markdown
 from ..task.model import Mode
 from ..task.summary import describe
 from .options import default_memory
@@ -45,12 +45,11 @@ def run(args: argparse.Namespace) -> int:
     check_outputs({"markdown": args.markdown}, args.force)
     progress = Progress()
     entries = count_files(files, settings, jobs=1, progress=progress)
-    joint = settings.replace(mode=Mode.JRS, timeout=min(args.timeout, JOINT_TIMEOUT))
-    for entry, jrs in zip(entries, count_files(files, joint, jobs=1, progress=progress)):
-        entry.joint = joint_cell(jrs)
+    in_jrs = settings.replace(mode=Mode.JRS, timeout=min(args.timeout, JRS_TIMEOUT))
+    jrs = count_files(files, in_jrs, jobs=1, progress=progress)
     progress.clear()
     command = f"rscount list {args.directory} --markdown {args.markdown} --timeout {args.timeout:g}"
-    write_output(args.markdown, markdown(entries, command), "markdown", args.force)
+    write_output(args.markdown, markdown(entries, jrs, command), "markdown", args.force)
     print(f"wrote {args.markdown}: {len(entries)} tasks")
     return Exit.OK
 

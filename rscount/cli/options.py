@@ -113,7 +113,8 @@ def counting_options(parser: argparse.ArgumentParser, timeout: float | None = No
         ),
         "--exact": (
             Method.EXACT,
-            "exact count: decomposition by permutation with SDDs (disentangled), SDD (joint)",
+            "exact count: decomposition by permutation with SDDs (disentangled), SDD (joint), "
+            "the mode's own sum (jrs)",
         ),
         "--approx": (
             Method.APPROX,

@@ -3,6 +3,7 @@ and which exit code each kind of error gets."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
 
 from ..errors import (
@@ -26,6 +27,14 @@ class Exit(IntEnum):
     INTERNAL = 4  # rscount failed: a bug or a solver library's crash (please report it)
     INTERRUPTED = 130
     BROKEN_PIPE = 141
+
+
+WORST = (Exit.INVALID, Exit.LIMIT, Exit.SHORTCUTS, Exit.OK)  # an invalid task first: no count helps it
+
+
+def worst(codes: Iterable[Exit]) -> Exit:
+    """The exit code of several tasks: the worst of theirs, in the order 2, 3, 1, 0 (docs/ci.md)."""
+    return min(codes, key=WORST.index, default=Exit.OK)
 
 
 # Settings whose flag is not simply --<setting with dashes>, and outputs named after their flag.

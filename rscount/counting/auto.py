@@ -26,7 +26,7 @@ from ..progress import Progress
 from ..task.model import Mode
 from .bounds import upper_bounds
 from .budget import UNBOUNDED, Budget, Declined
-from .methods import BACKENDS
+from .methods import backend_for
 from .methods.source_sets import RESIDUAL_CONCEPTS
 from .problem import CountProblem
 from .processes.alarm import within_seconds
@@ -139,7 +139,10 @@ AUTO: dict[Mode, tuple[Step, ...]] = {
         ENUMERATE,
         Step("race", ALWAYS, Method.SDD, UNBOUNDED, "first in the race: the joint CNF by SDD"),
     ),
-    Mode.JRS: (Step("first", ALWAYS, Method.JRS, UNBOUNDED, "the joint reasoning shortcuts' own sum"),),
+    # the mode's own sum (methods.MODE_COUNTERS), stated as a closed form
+    Mode.JRS: (
+        Step("first", ALWAYS, Method.CLOSED_FORM, UNBOUNDED, "the joint reasoning shortcuts' own sum"),
+    ),
 }
 
 APPROX: dict[Mode, tuple[Step, ...]] = {
@@ -208,13 +211,14 @@ def _in_turn(
     for step in steps:
 
         def attempt(step: Step = step) -> CountResult:
-            return BACKENDS[step.method].count(problem, settings, progress, step.budget)
+            return backend_for(step.method, problem.mode).count(problem, settings, progress, step.budget)
 
         try:
             result = within_seconds(HEAD_SECONDS, attempt) if step.phase == "head" else attempt()
         except Declined as exc:
             facts.update(exc.facts)
-            if step.method != Method.CLOSED_FORM and step.phase != "head":  # the race retries it
+            # closed forms' reasons are told apart (closed_forms_inapplicable); the race retries the head
+            if "reasons" not in exc.facts and step.phase != "head":
                 declined.append(f"{step.method}: {exc}")
             continue
         if result is None:  # the head start's seconds ran out
@@ -234,7 +238,9 @@ def _raced(
     def entrant(step: Step) -> Entrant:
         return Entrant(
             str(step.method),
-            lambda reports: BACKENDS[step.method].count(problem, settings, reports, step.budget),
+            lambda reports: backend_for(step.method, problem.mode).count(
+                problem, settings, reports, step.budget
+            ),
             steady=step.method in STEADY,
         )
 

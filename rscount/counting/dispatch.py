@@ -13,24 +13,24 @@ from ..task.model import Mode, Task
 from . import auto
 from .budget import UNBOUNDED, Declined
 from .cross_check import cross_check
-from .methods import BACKENDS
+from .methods import BACKENDS, backend_for
 from .problem import CountProblem
 from .result import CountResult
 from .settings import DEFAULT_SETTINGS, CountSettings, Method
 
 # The fastest exact method measured for each mode (docs/performance.md); the jrs mode has its own sum,
-# which is also what `--closed-form` means there.
+# stated as a closed form (methods.MODE_COUNTERS).
 EXACT_BACKEND = {
     Mode.DISENTANGLED: Method.DECOMPOSE,
     Mode.OBJECTS: Method.DECOMPOSE,
     Mode.JOINT: Method.SDD,
-    Mode.JRS: Method.JRS,
+    Mode.JRS: Method.CLOSED_FORM,
 }
 
 
 def _named(method: Method, mode: Mode) -> Method:
     """The backend a method name stands for in `mode`."""
-    if method == Method.EXACT or (method == Method.CLOSED_FORM and mode == Mode.JRS):
+    if method == Method.EXACT:
         return EXACT_BACKEND[mode]
     if method not in BACKENDS:
         raise NotApplicable(f"the method {method} counts tasks, not encodings")
@@ -48,7 +48,8 @@ def count_problem(
             table = auto.AUTO if method == Method.AUTO else auto.APPROX
             result = auto.run(table, problem, settings, progress)
         else:
-            result = BACKENDS[_named(method, problem.mode)].count(problem, settings, progress, UNBOUNDED)
+            backend = backend_for(_named(method, problem.mode), problem.mode)
+            result = backend.count(problem, settings, progress, UNBOUNDED)
     except Declined as exc:
         raise NotApplicable(f"{method} in the {problem.mode} mode: {exc}") from None
     if settings.cross_check:

@@ -26,12 +26,15 @@ class CountResult:
     cnf_size: dict[str, int] | None = None
 
     @property
+    def intended(self) -> int:
+        """The count's intended part: the identity map, or in the jrs mode the intended pairs."""
+        return int(self.details.get("intended", 1))
+
+    @property
     def shortcuts(self) -> int:
         """Optimal maps other than the intended one (an estimate when the count is approximate); in
         the jrs mode, pairs other than the intended ones."""
-        if "joint_shortcuts" in self.details:
-            return int(self.details["joint_shortcuts"])
-        return max(self.count - 1, 0)
+        return max(self.count - self.intended, 0)
 
     def to_dict(self) -> dict[str, Any]:
         """The plain-data form (counts stay Python integers, however large)."""

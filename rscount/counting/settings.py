@@ -18,7 +18,8 @@ DEFAULT_DELTA = 0.2
 
 
 class Method(StrEnum):
-    """A counting method: a policy (auto, closed-form, exact, approx) or a backend."""
+    """A counting method: a policy (auto, closed-form, exact, approx) or a backend. The jrs mode is
+    not counted by a method of its own: its sum is chosen by the mode (methods.MODE_COUNTERS)."""
 
     AUTO = "auto"  # a closed form if one applies, else the backend the task's shape calls for
     CLOSED_FORM = "closed-form"
@@ -33,7 +34,6 @@ class Method(StrEnum):
     SEARCH = "search"
     APPROXMC = "approxmc"
     GANAK = "ganak"  # GANAK on the whole CNF (installed apart: `rscount install-ganak`)
-    JRS = "jrs"  # the joint reasoning shortcuts' own sum (the jrs mode)
 
     @classmethod
     def parse(cls, name: Any) -> Method:

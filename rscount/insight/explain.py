@@ -13,9 +13,9 @@ from ..counting.methods.jrs import count_jrs
 from ..errors import InternalError
 from ..progress import Progress
 from ..task.model import Mode, Task
-from .check import unidentified_concepts
-from .joint_shortcuts import joint_shortcuts
+from .jrs_pairs import jrs_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
+from .unidentified import unidentified_concepts
 
 ENUMERATE_MAX = 10_000  # up to this many optimal maps, every one is listed and summarised
 SUMMARY_SAMPLES = 2000  # above it, the summary is estimated from this many uniform samples
@@ -128,7 +128,7 @@ def explain(
     mode = mode or task.mode
     if mode == Mode.JRS:
         result = count_jrs(task)
-        joint = joint_shortcuts(task, show)
+        pairs = jrs_shortcuts(task, show)
         order = "fewest concepts merged first, each with the simplest inference layer that fits it"
         summary = {
             "exact": True,
@@ -139,7 +139,7 @@ def explain(
         seconds = round(time.perf_counter() - start, 6)
         loose = {name: {"reads": [], "remapped": True} for name in result.details["not_identified"]}
         return Explanation(
-            task.name, mode, result.count, result.shortcuts, order, joint, summary, {}, loose, seconds
+            task.name, mode, result.count, result.shortcuts, order, pairs, summary, {}, loose, seconds
         )
     space = MapSpace(task, mode, progress)
     identity = identity_map(task)

@@ -1,2 +1,2 @@
-"""Stage 7, reports: count records, text for people, batches of task files, report files (Markdown,
-JSON, JUnit), plots, and rewriting pins."""
+"""Stage 7, reports: count records, text for people, batches of task files judged into report rows,
+report files (Markdown, JSON, JUnit), plots, and rewriting pins."""

@@ -14,40 +14,53 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
 
-from .batch import ERROR, FAILED, LIMIT, PASSED, BatchEntry
+from ..insight.judging import Judgement, Status
+from .text import report_verdict
 
-TITLES = {FAILED: "rscount: expectation failed", ERROR: "rscount: invalid task file", LIMIT: "rscount: limit"}
+TITLES = {
+    Status.FAILED: "rscount: expectation failed",
+    Status.INVALID: "rscount: invalid task file",
+    Status.LIMIT: "rscount: limit",
+}
 FIELD_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
-def workflow_commands(entries: Sequence[BatchEntry]) -> list[str]:
-    """The `::error file=...,line=...,title=...::message` lines of every entry that did not pass."""
+def workflow_commands(entries: Sequence[Judgement]) -> list[str]:
+    """The `::error file=...,line=...,title=...::message` lines of every task that failed the report."""
     return [
-        f"::error file={_property(e.error_path or e.path)},line={_line(e)},"
+        f"::error file={_property(_file(e))},line={_line(e)},"
         f"title={_property(TITLES[e.status])}::"
         f"{_data(_message(e))}"
         for e in entries
-        if e.status != PASSED
+        if e.status.fails
     ]
 
 
-def _message(e: BatchEntry) -> str:
-    if e.status == FAILED:
-        failed = [o.message for o in e.expectations if o.failed]
-        return "; ".join(failed) or e.verdict
-    return e.error or e.verdict
+def _file(e: Judgement) -> str:
+    """The file the annotation is on: where the error is (a program), else the task file."""
+    where = e.failure.path if e.failure is not None else None
+    return where or e.path or e.name
 
 
-def _line(e: BatchEntry) -> int:
-    """The 1-based line of the entry's file the annotation goes on (1 when nothing more precise)."""
-    if e.status == FAILED:
-        failed = [o.expectation for o in e.expectations if o.failed]
-        return _key_line(Path(e.path), ["expect", *failed[:1]]) or 1
-    if e.status == ERROR and e.error_line is not None:
-        return e.error_line
-    if e.status == ERROR and e.error_field and e.error_path is None:
-        steps: list[Any] = [name or int(index) for name, index in FIELD_STEP.findall(e.error_field)]
-        return _key_line(Path(e.path), steps) or 1
+def _message(e: Judgement) -> str:
+    if e.failure is not None:
+        return e.failure.message
+    return "; ".join(o.message for o in e.outcomes if o.failed) or report_verdict(e)
+
+
+def _line(e: Judgement) -> int:
+    """The 1-based line of the annotation's file it goes on (1 when nothing more precise)."""
+    task_file = Path(e.path or e.name)
+    if e.failure is None:  # a failed pin: its line under expect:
+        failed = [o.expectation for o in e.outcomes if o.failed]
+        return _key_line(task_file, ["expect", *failed[:1]]) or 1
+    if e.failure.limit:
+        return 1
+    if e.failure.line is not None:
+        return e.failure.line
+    if e.failure.field and e.failure.path is None:
+        steps: list[Any] = [name or int(index) for name, index in FIELD_STEP.findall(e.failure.field)]
+        return _key_line(task_file, steps) or 1
     return 1
 
 

@@ -13,68 +13,68 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from ..counting.settings import CountSettings
+from ..insight.judging import Judgement, Status
 from ..insight.sweep import CSV_FIELDS, Sweep
 from ..outputs import check_outputs, write_output
 from ..version import __version__
-from .batch import ERROR, FAILED, LIMIT, BatchEntry
+from .batch import entry_row
 from .records import count_text, to_json
 
 SOLVERS = ("pysdd", "pyapproxmc", "python-sat")
+Row = dict[str, Any]  # a judgement as a report's row (batch.entry_row)
 
 
-def _count_cell(e: BatchEntry) -> str:
-    r = e.record
-    if r is None:
+def _count_cell(r: Row) -> str:
+    if r["count_digits"] is None:
         return "-"
-    if r.count is not None:
-        return str(count_text(r.count)) if r.exact else f"~{r.count}"
-    return f"{r.count_expression} ({r.count_digits} digits)"  # too long to write out
+    if r["count"] is not None:
+        return str(count_text(r["count"])) if r["exact"] else f"~{r['count']}"
+    return f"{r['count_expression']} ({r['count_digits']} digits)"  # too long to write out
 
 
-def _shortcuts_cell(e: BatchEntry) -> str:
-    r = e.record
-    if r is None:
+def _shortcuts_cell(r: Row) -> str:
+    if r["count_digits"] is None:
         return "-"
-    if r.count is None:
-        return f"{r.count_digits}-digit"
-    if r.shortcuts is not None:
-        return count_text(r.shortcuts) or f"{r.count_digits}-digit"
-    return f"~{max(r.count - 1, 0)}"
+    if r["count"] is None:
+        return f"{r['count_digits']}-digit"
+    if r["shortcuts"] is not None:
+        return count_text(r["shortcuts"]) or f"{r['count_digits']}-digit"
+    return f"~{max(r['count'] - 1, 0)}"
 
 
-def _exactness(e: BatchEntry) -> str:
-    r = e.record
-    if r is None:
+def _exactness(r: Row) -> str:
+    if r["count_digits"] is None:
         return "-"
-    return "exact" if r.exact else f"±{r.epsilon:g} (delta {r.delta:g})"
+    return "exact" if r["exact"] else f"±{r['epsilon']:g} (delta {r['delta']:g})"
 
 
-def _knowledge(e: BatchEntry) -> str:
+def _knowledge(r: Row) -> str:
     """Where the labels come from, and the program twin written next to a task file (NAME.pl)."""
-    knowledge: str | None = e.get("knowledge")
+    knowledge: str | None = r["knowledge"]
     if knowledge is None:
         return "-"
-    twin = Path(e.path).with_suffix(".pl")
+    twin = Path(r["path"]).with_suffix(".pl")
     if knowledge.startswith("program ") or not twin.exists():
         return knowledge
     return f"{knowledge} (twin {twin.name})"
 
 
-def _plain(key: str) -> Callable[[BatchEntry], str]:
-    return lambda e: "-" if e.get(key) is None else str(e.get(key))
+def _plain(key: str) -> Callable[[Row], str]:
+    return lambda r: "-" if r[key] is None else str(r[key])
 
 
-COLUMNS: dict[str, tuple[str, Callable[[BatchEntry], str]]] = {
+Column = tuple[str, Callable[[Row], str]]  # a header and a row's cell
+COLUMNS: dict[str, Column] = {
     **{key: (key, _plain(key)) for key in ("task", "concepts", "labels", "support", "supervised", "mode")},
     "method": ("method", _plain("method")),
     "count": ("count", _count_cell),
     "shortcuts": ("shortcuts", _shortcuts_cell),
     "exactness": ("exact / ±eps", _exactness),
-    "seconds": ("s", lambda e: f"{e.wall_seconds:.2f}"),
+    "seconds": ("s", lambda r: f"{r['wall_seconds']:.2f}"),
     "verdict": ("verdict", _plain("verdict")),
-    "joint": ("joint shortcuts (jrs)", lambda e: e.joint or "-"),
     "knowledge": ("knowledge", _knowledge),
     "source": ("source", _plain("source")),
 }
@@ -91,28 +91,29 @@ REPORT_COLUMNS: tuple[str, ...] = (
 REPORT_COLUMNS += ("seconds", "verdict")
 
 
-def markdown_table(entries: Sequence[BatchEntry], columns: Sequence[str], link: str | None = None) -> str:
-    """A Markdown table, one row per entry; the first column is the task file (linked under `link`)."""
+def markdown_table(rows: Sequence[Row], columns: Sequence[Column], link: str | None = None) -> str:
+    """A Markdown table, one line per row; the first column is the task file (linked under `link`)."""
     lines = [
-        "| file | " + " | ".join(COLUMNS[c][0] for c in columns) + " |",
+        "| file | " + " | ".join(head for head, _ in columns) + " |",
         "|---" * (len(columns) + 1) + "|",
     ]
-    for e in entries:
-        name = f"[{e.file}]({link}/{e.file})" if link else e.file
-        cells = [name] + [COLUMNS[c][1](e).replace("|", "/").replace("\n", " ") for c in columns]
+    for r in rows:
+        name = f"[{r['file']}]({link}/{r['file']})" if link else r["file"]
+        cells = [name] + [cell(r).replace("|", "/").replace("\n", " ") for _, cell in columns]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
-def summary(entries: Sequence[BatchEntry]) -> dict[str, int]:
-    """How many tasks passed, failed an expectation, were invalid, or stopped at a limit."""
+def summary(entries: Sequence[Judgement]) -> dict[str, int]:
+    """How many tasks passed (nothing failed them), failed a pin, were invalid, or stopped at a limit."""
     statuses = [e.status for e in entries]
-    failed, errors, limits = statuses.count(FAILED), statuses.count(ERROR), statuses.count(LIMIT)
+    failed, errors = statuses.count(Status.FAILED), statuses.count(Status.INVALID)
+    limits = statuses.count(Status.LIMIT)
     passed = len(entries) - failed - errors - limits
     return {"tasks": len(entries), "passed": passed, "failed": failed, "errors": errors, "limits": limits}
 
 
-def summary_line(entries: Sequence[BatchEntry]) -> str:
+def summary_line(entries: Sequence[Judgement]) -> str:
     """`40 tasks: 39 passed, 1 failed, 0 not counted (0 at a limit)`."""
     s = summary(entries)
     return (
@@ -132,15 +133,15 @@ def versions() -> dict[str, str | None]:
     return found
 
 
-def markdown_report(entries: Sequence[BatchEntry], settings: CountSettings) -> str:
+def markdown_report(entries: Sequence[Judgement], settings: CountSettings) -> str:
     """The Markdown report: a title line with the totals, then the table."""
     head = (
         f"# rscount report\n\n{summary_line(entries)} (method {settings.method}, rscount {__version__}).\n\n"
     )
-    return head + markdown_table(entries, REPORT_COLUMNS)
+    return head + markdown_table([entry_row(e) for e in entries], [COLUMNS[c] for c in REPORT_COLUMNS])
 
 
-def json_report(entries: Sequence[BatchEntry], settings: CountSettings) -> str:
+def json_report(entries: Sequence[Judgement], settings: CountSettings) -> str:
     """The JSON report: versions, settings, totals and every entry (counts as JSON integers)."""
     report = {
         "versions": versions(),
@@ -154,13 +155,13 @@ def json_report(entries: Sequence[BatchEntry], settings: CountSettings) -> str:
             "timeout": settings.timeout,
         },
         "summary": summary(entries),
-        "tasks": [e.to_dict() for e in entries],
+        "tasks": [entry_row(e) for e in entries],
     }
     return to_json(report)
 
 
-def junit_report(entries: Sequence[BatchEntry], settings: CountSettings) -> str:
-    """JUnit XML: one testcase per task; a failed expectation is a failure, a task not counted an error."""
+def junit_report(entries: Sequence[Judgement], settings: CountSettings) -> str:
+    """JUnit XML: one testcase per task; a failed pin is a failure, a task not counted an error."""
     s = summary(entries)
     suites = ET.Element("testsuites", name="rscount", tests=str(s["tasks"]))
     suite = ET.SubElement(
@@ -170,23 +171,24 @@ def junit_report(entries: Sequence[BatchEntry], settings: CountSettings) -> str:
         tests=str(s["tasks"]),
         failures=str(s["failed"]),
         errors=str(s["errors"] + s["limits"]),
-        time=f"{sum(e.wall_seconds for e in entries):.3f}",
+        time=f"{sum(e.seconds for e in entries):.3f}",
     )
     for e in entries:
+        r = entry_row(e)
         case = ET.SubElement(
             suite,
             "testcase",
-            classname=f"rscount.{Path(e.path).parent.name or 'tasks'}",
-            name=e.file,
-            time=f"{e.wall_seconds:.3f}",
+            classname=f"rscount.{Path(r['path']).parent.name or 'tasks'}",
+            name=r["file"],
+            time=f"{e.seconds:.3f}",
         )
-        if e.status in (ERROR, LIMIT):
-            kind = "limit reached" if e.status == LIMIT else "not counted"
-            ET.SubElement(case, "error", message=e.error or "", type=kind).text = e.error
-        elif e.status == FAILED:
-            failed = [o.message for o in e.expectations if o.failed]
-            ET.SubElement(case, "failure", message=e.verdict, type="expectation").text = "\n".join(failed)
-        details = f"count {_count_cell(e)} ({_exactness(e)}) by {e.get('method')}; {e.verdict}"
+        if e.status in (Status.INVALID, Status.LIMIT):
+            kind = "limit reached" if e.status == Status.LIMIT else "not counted"
+            ET.SubElement(case, "error", message=r["error"] or "", type=kind).text = r["error"]
+        elif e.status == Status.FAILED:
+            failed = [o.message for o in e.outcomes if o.failed]
+            ET.SubElement(case, "failure", message=r["verdict"], type="expectation").text = "\n".join(failed)
+        details = f"count {_count_cell(r)} ({_exactness(r)}) by {r['method']}; {r['verdict']}"
         ET.SubElement(case, "system-out").text = details
     ET.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
@@ -203,7 +205,7 @@ def check_report_outputs(outputs: Outputs) -> None:
     check_outputs(outputs, overwrite=True)
 
 
-def write_reports(entries: Sequence[BatchEntry], settings: CountSettings, outputs: Outputs) -> list[str]:
+def write_reports(entries: Sequence[Judgement], settings: CountSettings, outputs: Outputs) -> list[str]:
     """Write each asked-for format (format -> path, None: not asked); says what it wrote."""
     wrote = []
     for kind, path in outputs.items():

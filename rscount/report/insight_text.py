@@ -5,11 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..insight.advise import Advice
-from ..insight.check import Unidentified
 from ..insight.explain import Explanation
 from ..insight.forecast import Forecast
 from ..insight.steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE
 from ..insight.sweep import Sweep
+from ..insight.unidentified import Unidentified
 from ..task.model import Mode
 from .text import moved_concepts, number, optimal_maps
 
@@ -21,7 +21,7 @@ def _percent(part: int, whole: int) -> str:
 def explain_text(record: Explanation) -> str:
     """What explain found, as lines a person reads."""
     if record.mode == Mode.JRS:
-        return _joint_text(record)
+        return _jrs_text(record)
     count = record.count
     shortcuts = f"{number(count - 1)} reasoning shortcut{'' if count == 2 else 's'}"
     lines = [f"task {record.task} ({record.mode} count): {optimal_maps(count)}, {shortcuts}"]
@@ -71,15 +71,17 @@ def explain_text(record: Explanation) -> str:
     return "\n".join(lines)
 
 
-def _joint_text(record: Explanation) -> str:
+def _jrs_text(record: Explanation) -> str:
     """explain --mode jrs: concept maps that are not bijective, each with the simplest fitting layer."""
     intended = record.summary["intended"]
     lines = [
         f"task {record.task} (jrs count): {number(record.count)} pairs (concept map, inference layer), "
-        f"{number(intended)} intended, {number(record.shortcuts)} joint shortcuts"
+        f"{number(intended)} intended, {number(record.shortcuts)} joint reasoning shortcuts"
     ]
     if not record.maps:
-        lines.append("every fitting concept map is bijective: joint shortcuts only relabel unseen vectors")
+        lines.append(
+            "every fitting concept map is bijective: joint reasoning shortcuts only relabel unseen vectors"
+        )
         return "\n".join(lines)
     lines.append(
         "notation: `c1 <- c2: 0->1` = predicted c1 reads ground-truth c2, whose value 0 it takes for 1; "

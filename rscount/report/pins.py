@@ -22,9 +22,10 @@ from ..outputs import write_output
 PINS = ("count", "shortcuts")  # bounds (max_count, min_count) are design choices, never rewritten
 
 
-def pinned(expect: dict[str, Any], count: int) -> dict[str, int]:
-    """The pins of `expect` rewritten for an exact `count` (only the pins it has)."""
-    wanted = {"count": count, "shortcuts": count - 1}
+def pinned(expect: dict[str, Any], count: int, intended: int) -> dict[str, int]:
+    """The pins of `expect` rewritten for an exact `count` whose intended part is `intended` (1 map,
+    or the intended pairs in the jrs mode), only the pins it has."""
+    wanted = {"count": count, "shortcuts": count - intended}
     return {key: wanted[key] for key in PINS if key in expect}
 
 
@@ -34,9 +35,10 @@ def positions(mapping: Any, key: str) -> tuple[int, int]:
     return int(line), int(column)
 
 
-def update_pins(path: Path, count: int) -> dict[str, tuple[int, int]]:
-    """Set the pins of the task file at `path` to match the exact `count`; returns each changed pin
-    as (old, new) (nothing when the file pins nothing or already matches)."""
+def update_pins(path: Path, count: int, intended: int) -> dict[str, tuple[int, int]]:
+    """Set the pins of the task file at `path` to match the exact `count` (intended part
+    `intended`); returns each changed pin as (old, new) (nothing when the file pins nothing or
+    already matches)."""
     text = read_text(path)
     data = YAML().load(text)
     expect: Any = data.get("expect") if isinstance(data, dict) else None
@@ -44,7 +46,7 @@ def update_pins(path: Path, count: int) -> dict[str, tuple[int, int]]:
         return {}
     lines = text.splitlines(keepends=True)
     changed: dict[str, tuple[int, int]] = {}
-    for key, new in pinned(dict(expect), count).items():
+    for key, new in pinned(dict(expect), count, intended).items():
         if expect[key] == new:
             continue
         line, column = positions(expect, key)

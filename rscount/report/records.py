@@ -1,8 +1,8 @@
 """The record of one count (what `--json` prints), and counts as text of any size.
 
-Counts can have millions of digits (joint counts of large tasks). Python refuses to convert ints of
-more than 4300 digits to text by default; rscount writes counts up to MAX_DIGITS digits in full and
-larger ones as their exact closed-form expression.
+Counts can have millions of digits (the joint count of a large task, eq. 7, or its jrs count). Python
+refuses to convert ints of more than 4300 digits to text by default; rscount writes counts up to
+MAX_DIGITS digits in full and larger ones as their exact closed-form expression.
 """
 
 from __future__ import annotations
@@ -164,6 +164,6 @@ def count_record(task: Task, result: CountResult, mode: Mode | None = None) -> C
 
 
 def _printable(value: Any) -> Any:
-    """A detail as reported: an integer too long to print (a joint count's shortcuts) is None; the
+    """A detail as reported: an integer too long to print (the jrs mode's joint_shortcuts) is None; the
     count's expression states it."""
     return None if isinstance(value, int) and digits(value) > MAX_DIGITS else value

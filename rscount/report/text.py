@@ -3,11 +3,11 @@ explain, advise and sweep found."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from ..insight.check import CheckReport, Unidentified
-from ..task.expectations import FAIL, INCONCLUSIVE, Outcome
+from ..insight.judging import Judgement
+from ..insight.unidentified import Unidentified
+from ..task.expectations import PinStatus
 from .records import CountRecord, count_record, count_text, digits
 
 
@@ -29,7 +29,7 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
     count = record.count
     lines = []
     if "intended" in record.promoted:
-        intended, joint = record.promoted["intended"], record.promoted["joint_shortcuts"]
+        intended, jrs = record.promoted["intended"], record.promoted["joint_shortcuts"]
         if count is not None:
             shown = number(count)
         elif record.count_expression is not None:
@@ -40,10 +40,10 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
         lines.append(
             f"  intended: {number(intended)} (each bijective concept map with the knowledge it implies)"
         )
-        if joint is None:
+        if jrs is None:
             lines.append(f"joint reasoning shortcuts: that count minus {number(intended)}")
-        elif joint:
-            lines.append(f"joint reasoning shortcuts: {number(joint)}")
+        elif jrs:
+            lines.append(f"joint reasoning shortcuts: {number(jrs)}")
         else:
             lines.append("joint reasoning shortcuts: 0 (concepts and inference layer jointly identifiable)")
     elif record.exact and count is None:
@@ -112,25 +112,28 @@ def _entrant(entrant: dict[str, Any]) -> str:
     return f"{entrant['method']} {entrant['outcome']}{ran}"
 
 
-def verdict(record: CountRecord | None, outcomes: Sequence[Outcome]) -> str:
-    """One phrase: the failed expectations, or what the count says about shortcuts."""
-    failed = [o for o in outcomes if o.failed]
+def verdict(judged: Judgement) -> str:
+    """One phrase: the failed pins and the concepts that may now be swapped or remapped, or what the
+    count says about shortcuts and the concepts involved (where they were named)."""
+    failed = [o for o in judged.outcomes if o.failed]
     if failed:
-        label = "INCONCLUSIVE" if all(o.status == INCONCLUSIVE for o in failed) else "FAIL"
-        return f"{label}: " + "; ".join(o.message for o in failed if o.status in (FAIL, INCONCLUSIVE))
-    if record is None:
+        label = "INCONCLUSIVE" if all(o.status == PinStatus.INCONCLUSIVE for o in failed) else "FAIL"
+        text = f"{label}: " + "; ".join(o.message for o in failed)
+        if judged.unidentified:
+            text += "; concepts that may now be swapped or remapped: " + moved_concepts(judged.unidentified)
+        return text
+    if judged.result is None or judged.task is None:
         return "not counted"
+    record = count_record(judged.task, judged.result, judged.mode)
     count = record.count
-    if "joint_shortcuts" in record.promoted:
-        joint = record.promoted["joint_shortcuts"]
-        if joint is None:
-            found = f"about 10^{record.count_digits - 1} joint shortcuts"
+    if "joint_shortcuts" in record.promoted:  # the jrs mode
+        jrs = record.promoted["joint_shortcuts"]
+        if jrs is None:
+            found = f"about 10^{record.count_digits - 1} joint reasoning shortcuts"
+        elif jrs:
+            found = f"{number(jrs)} joint reasoning shortcut{'' if jrs == 1 else 's'}"
         else:
-            found = (
-                f"{number(joint)} joint shortcut{'' if joint == 1 else 's'}"
-                if joint
-                else "free of joint shortcuts"
-            )
+            found = "free of joint reasoning shortcuts"
     elif count is None:
         found = f"about 10^{record.count_digits - 1} shortcuts"
     elif count == 0:
@@ -140,7 +143,15 @@ def verdict(record: CountRecord | None, outcomes: Sequence[Outcome]) -> str:
     else:
         found = f"{count - 1} shortcut{'s' if count > 2 else ''}"
         found = found if record.exact else f"about {found}"
-    return ("pass: " if outcomes else "") + found
+    text = ("pass: " if judged.outcomes else "") + found
+    if judged.unidentified:
+        text += "; concepts involved: " + ", ".join(judged.unidentified)
+    return text
+
+
+def report_verdict(judged: Judgement) -> str:
+    """A report's verdict: `error: ` and why, for a task not counted, else verdict()."""
+    return f"error: {judged.failure.message}" if judged.failure is not None else verdict(judged)
 
 
 def unidentified_text(what: Unidentified) -> str:
@@ -156,34 +167,26 @@ def moved_concepts(unidentified: dict[str, Unidentified]) -> str:
     return ", ".join(f"{name} ({unidentified_text(what)})" for name, what in unidentified.items())
 
 
-def check_verdict(report: CheckReport) -> str:
-    """The sentence a researcher acts on."""
-    if not report.valid:
+def check_verdict(judged: Judgement) -> str:
+    """The sentence a researcher acts on, below the findings."""
+    if not judged.valid:
         return "invalid task: fix the errors above"
-    if report.result is None or report.task is None:
+    if judged.result is None:
         return "not counted (see above)"
-    record = count_record(report.task, report.result, report.mode)
-    text = verdict(record, report.outcomes)
-    if report.free_of_shortcuts or any(o.failed for o in report.outcomes):
-        if report.unidentified and any(o.failed for o in report.outcomes):
-            text += "; concepts that may now be swapped or remapped: " + moved_concepts(report.unidentified)
-        return text
-    if report.unidentified:
-        text += "; concepts involved: " + ", ".join(report.unidentified)
-    return text
+    return verdict(judged)
 
 
-def check_text(report: CheckReport, verbose: bool = False) -> str:
+def check_text(judged: Judgement, verbose: bool = False) -> str:
     """The check as lines a person reads."""
     marks = {"error": "error", "warning": "warning", "info": "ok"}
-    lines = [f"check {report.name}:"]
-    lines += [f"  {marks[f.level]}: {f.message}" for f in report.findings]
-    if report.result is not None and report.task is not None:
-        record = count_record(report.task, report.result, report.mode)
+    lines = [f"check {judged.name}:"]
+    lines += [f"  {marks[f.level]}: {f.message}" for f in judged.findings]
+    if judged.result is not None and judged.task is not None:
+        record = count_record(judged.task, judged.result, judged.mode)
         lines += ["  " + line for line in human_summary(record, verbose).splitlines()]
-    if report.unidentified:
+    if judged.unidentified:
         lines.append("  concepts whose meaning the task does not identify:")
-        lines += [f"    {name}: {unidentified_text(what)}" for name, what in report.unidentified.items()]
-    lines += [f"  expect {o.message}" for o in report.outcomes]
-    lines.append(f"verdict: {check_verdict(report)}")
+        lines += [f"    {name}: {unidentified_text(what)}" for name, what in judged.unidentified.items()]
+    lines += [f"  expect {o.message}" for o in judged.outcomes]
+    lines.append(f"verdict: {check_verdict(judged)}")
     return "\n".join(lines)

@@ -1,7 +1,8 @@
 """Expectations on a task's count (`expect:` in a task file), judged by `rscount report` and `check`.
 
 Each expectation is a range of exact counts: `shortcuts: N` and `count: N` pin it, `max_count` and
-`min_count` bound it. An approximate count only says that the exact count lies in
+`min_count` bound it. Shortcuts are what the count holds beyond its intended part: the identity map,
+or in the jrs mode the intended pairs. An approximate count only says that the exact count lies in
 [estimate/(1+eps), estimate*(1+eps)] (with probability >= 1-delta): an expectation then passes when
 that whole range satisfies it, fails when none of it does, and is inconclusive otherwise.
 """
@@ -10,13 +11,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
 from ..errors import TaskError, quote
+from ..limits import number_text
 
 KINDS = ("shortcuts", "count", "max_count", "min_count")
-PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
+
+
+class PinStatus(StrEnum):
+    """How one expectation fared, in the words of a task's verdict (rscount.insight.judging.Status)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    INCONCLUSIVE = "inconclusive"  # an estimate's interval straddles the bound: count exactly
 
 
 def parse_expect(spec: Any, where: str = "expect") -> dict[str, int]:
@@ -41,59 +51,70 @@ class Outcome:
 
     expectation: str
     expected: int
-    status: str
+    status: PinStatus
     message: str
 
     @property
     def failed(self) -> bool:
-        """Fails a report: a failed or an inconclusive expectation."""
-        return self.status != PASS
+        """Fails a task: a failed or an inconclusive expectation."""
+        return self.status != PinStatus.PASSED
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: expectation, expected, status, message."""
-        return asdict(self)
+        return {**asdict(self), "status": str(self.status)}
 
 
-def _bounds(kind: str, n: int) -> tuple[int, float]:
+def _bounds(kind: str, n: int, intended: int) -> tuple[int, float]:
     """The exact counts an expectation allows, as [low, high]."""
     return {
-        "shortcuts": (n + 1, n + 1),
+        "shortcuts": (n + intended, n + intended),
         "count": (n, n),
         "max_count": (0, n),
         "min_count": (n, math.inf),
     }[kind]
 
 
-def _miss(kind: str, n: int, count: int) -> str:
-    """Which expectation an exact count misses, and by how much."""
+def _miss(kind: str, n: int, count: int, intended: int) -> str:
+    """Which expectation an exact count misses, and by how much (long numbers by their digits)."""
+    t = number_text
     if kind == "shortcuts":
-        return f"expected {n} shortcuts, found {count - 1} ({count - 1 - n:+d})"
+        found = count - intended
+        return f"expected {n} shortcuts, found {t(found)} ({_signed(found - n)})"
     if kind == "count":
-        return f"the count moved from {n} (pinned) to {count} ({count - n:+d})"
+        return f"the count moved from {n} (pinned) to {t(count)} ({_signed(count - n)})"
     if kind == "max_count":
-        ratio = f", {count / n:.3g}x" if n else ""
-        return f"max_count {n} exceeded: count {count} ({count - n} over{ratio})"
-    return f"min_count {n} not reached: count {count} ({n - count} short)"
+        ratio = f", {count / n:.3g}x" if n and count.bit_length() < 1000 else ""
+        return f"max_count {n} exceeded: count {t(count)} ({t(count - n)} over{ratio})"
+    return f"min_count {n} not reached: count {t(count)} ({n - count} short)"
 
 
-def judge(expect: dict[str, int], count: int, exact: bool, epsilon: float | None = None) -> list[Outcome]:
-    """The outcome of each expectation for a count (an estimate with `epsilon` when not exact)."""
+def _signed(difference: int) -> str:
+    """`+3`, `-4` (long numbers by their digits)."""
+    return ("+" if difference > 0 else "") + number_text(difference)
+
+
+def judge_pins(
+    expect: dict[str, int], count: int, exact: bool, epsilon: float | None = None, intended: int = 1
+) -> list[Outcome]:
+    """The outcome of each expectation for a count (an estimate with `epsilon` when not exact) whose
+    intended part is `intended` (1 map; in the jrs mode, the intended pairs)."""
     outcomes = []
+    t = number_text
     for kind, n in expect.items():
-        low, high = _bounds(kind, n)
+        low, high = _bounds(kind, n, intended)
         if exact:
             ok = low <= count <= high
-            message = f"{kind}: {n} holds (count {count})" if ok else _miss(kind, n, count)
-            outcomes.append(Outcome(kind, n, PASS if ok else FAIL, message))
+            message = f"{kind}: {n} holds (count {t(count)})" if ok else _miss(kind, n, count, intended)
+            outcomes.append(Outcome(kind, n, PinStatus.PASSED if ok else PinStatus.FAILED, message))
             continue
         scale = 1 + Fraction(str(epsilon))
         least, most = math.ceil(count / scale), math.floor(count * scale)
-        interval = f"the exact count is in [{least}, {most}] (estimate {count}, epsilon {epsilon})"
+        interval = f"the exact count is in [{t(least)}, {t(most)}] (estimate {t(count)}, epsilon {epsilon})"
         if low <= least and most <= high:
-            status, verdict = PASS, "holds"
+            status, verdict = PinStatus.PASSED, "holds"
         elif most < low or least > high:
-            status, verdict = FAIL, "fails"
+            status, verdict = PinStatus.FAILED, "fails"
         else:
-            status, verdict = INCONCLUSIVE, "is undecided (count exactly to decide)"
+            status, verdict = PinStatus.INCONCLUSIVE, "is undecided (count exactly to decide)"
         outcomes.append(Outcome(kind, n, status, f"{kind}: {n} {verdict}: {interval}"))
     return outcomes

@@ -91,9 +91,13 @@ def test_a_failed_pin_says_how_the_count_moved_and_what_may_have(cli, files, tmp
 def test_update_pins_rewrites_only_the_pinned_number(cli, files):
     path = files / "wrong.yaml"
     before = path.read_text()
-    run = cli("report", path, "--update-pins", "-q")
+    out = files / "r.json"
+    run = cli("report", path, "--update-pins", "--json", out, "-q")
     assert run.code == 0 and "wrong.yaml: expect.count 25 -> 24" in run.out
     assert path.read_text() == before.replace("count: 25", "count: 24")  # the comments stay
+    (entry,) = json.loads(out.read_text())["tasks"]  # judged again on the pin as rewritten
+    assert entry["status"] == "passed"
+    assert entry["verdict"] == "pass: 23 shortcuts; concepts involved: c1, c2, c3"
     assert cli("report", path, "-q").code == 0
 
 

@@ -14,8 +14,8 @@ from strategies.randomtasks import specs
 from support import REPO
 
 from rscount import check
-from rscount.insight import check as check_module
-from rscount.insight.check import unidentified_concepts
+from rscount.insight import unidentified as unidentified_module
+from rscount.insight.unidentified import unidentified_concepts
 from rscount.knowledge.labels import ignored_concepts
 from rscount.task import vectorized
 
@@ -131,7 +131,7 @@ def test_unidentified_concepts_are_those_some_brute_force_map_does_not_keep(spec
 def test_identification_by_search_says_what_sat_on_the_cnf_says(spec):
     task = spec.task()
     by_search = unidentified_concepts(task, "disentangled")
-    with mock.patch.object(check_module, "SEARCH_PERMUTATIONS", 0):  # over budget: SAT answers
+    with mock.patch.object(unidentified_module, "SEARCH_PERMUTATIONS", 0):  # over budget: SAT answers
         by_sat = unidentified_concepts(task, "disentangled")
     assert by_search == by_sat
 

@@ -1,5 +1,5 @@
-"""The joint count's brute force (--mode jrs): every concept map A = (sigma, V, g) listed, and for each
-the inference layers B that agree with the labels on A's image of the support.
+"""Joint reasoning shortcuts' brute force (--mode jrs): every concept map A = (sigma, V, g) listed,
+and for each the inference layers B that agree with the labels on A's image of the support.
 
 Unlike bruteforce.py and oracle.py, it reads the task through rscount: an rscount Task (its support
 rows, their labels, the concept supervision) and the number of label classes

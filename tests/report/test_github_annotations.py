@@ -47,3 +47,21 @@ def test_the_action_asks_for_annotations():
     action = yaml.safe_load((REPO / "action.yml").read_text())
     (step,) = [s for s in action["runs"]["steps"] if s.get("id") == "report"]
     assert "--github-annotations" in step["run"]
+
+
+def test_an_error_inside_a_program_or_annotation_file_is_annotated_on_that_files_line(
+    cli, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "kb.pl").write_text("0.5::a.\nq :- a, X.\n")
+    (tasks / "prog.yaml").write_text("program: kb.pl\nquery: q\n")
+    (tasks / "rows.csv").write_text("a\n0\n7\n")
+    (tasks / "rows.yaml").write_text("concepts: {a: [0, 1]}\nlabels: {y: a}\nsupport: {file: rows.csv}\n")
+    run = cli("report", "tasks", "--quiet", "--github-annotations")
+    annotations = [line for line in run.out.splitlines() if line.startswith("::")]
+    assert [line.split("::")[1] for line in annotations] == [
+        "error file=tasks/kb.pl,line=2,title=rscount%3A invalid task file",
+        "error file=tasks/rows.csv,line=3,title=rscount%3A invalid task file",
+    ]

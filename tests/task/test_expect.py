@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rscount.errors import RscountError
-from rscount.task.expectations import FAIL, INCONCLUSIVE, PASS, judge, parse_expect
+from rscount.task.expectations import PinStatus, judge_pins, parse_expect
+
+PASS, FAIL, INCONCLUSIVE = PinStatus
 
 
 @pytest.mark.parametrize(
@@ -22,15 +24,32 @@ from rscount.task.expectations import FAIL, INCONCLUSIVE, PASS, judge, parse_exp
     ],
 )
 def test_exact_counts_pass_or_fail_with_the_difference(expect, count, status, message):
-    (outcome,) = judge(expect, count, exact=True)
+    (outcome,) = judge_pins(expect, count, exact=True)
     assert (outcome.status, outcome.message) == (status, message)
     assert outcome.failed == (status != PASS)
 
 
 def test_exact_judgement_works_beyond_64_bits():
     big = 2**80 + 5
-    assert judge({"count": big}, big, True)[0].status == PASS
-    assert judge({"max_count": big - 1}, big, True)[0].status == FAIL
+    assert judge_pins({"count": big}, big, True)[0].status == PASS
+    assert judge_pins({"max_count": big - 1}, big, True)[0].status == FAIL
+
+
+def test_a_count_of_any_length_is_judged_and_named_by_its_digits():
+    huge = 10**5000 + 7  # more digits than Python converts to text by default
+    (moved,) = judge_pins({"count": 24}, huge, True)
+    assert moved.status == FAIL
+    assert moved.message == "the count moved from 24 (pinned) to a 5001-digit number (+a 5001-digit number)"
+    (over,) = judge_pins({"max_count": 10}, huge, True)
+    assert over.message.startswith("max_count 10 exceeded: count a 5001-digit number (")
+
+
+def test_shortcuts_are_counted_beyond_the_intended_part():
+    # in the jrs mode the intended pairs (48 on XOR3) are not shortcuts
+    assert judge_pins({"shortcuts": 0}, 48, True, intended=48)[0].status == PASS
+    (outcome,) = judge_pins({"shortcuts": 0}, 3840, True, intended=48)
+    assert (outcome.status, outcome.message) == (FAIL, "expected 0 shortcuts, found 3792 (+3792)")
+    assert judge_pins({"count": 48}, 48, True, intended=48)[0].status == PASS
 
 
 @pytest.mark.parametrize(
@@ -47,7 +66,7 @@ def test_exact_judgement_works_beyond_64_bits():
     ],
 )
 def test_approximate_counts_are_judged_on_their_epsilon_interval(expect, estimate, epsilon, status):
-    (outcome,) = judge(expect, estimate, exact=False, epsilon=epsilon)
+    (outcome,) = judge_pins(expect, estimate, exact=False, epsilon=epsilon)
     assert outcome.status == status
     assert f"epsilon {epsilon}" in outcome.message
 

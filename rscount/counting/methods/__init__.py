@@ -3,10 +3,16 @@
 `__init__.py` names the little else it offers outside (to insight, to auto's policy), and its other
 modules are its parts, imported by no module outside it. A method imports the shared engines
 (rscount.counting.engines), never another method. The registry below is explicit: adding a method
-is a package, a Method and a line."""
+is a package, a Method and a line.
+
+A mode may have a counter of its own instead of methods, a package named after the mode: the jrs
+mode's sum over value-map kernels (jrs/). It is chosen by the mode (MODE_COUNTERS), never by
+`--method`; in its mode it answers to the method its results state (closed-form: the sum is stated
+by its formula), which `auto` and `exact` name there too."""
 
 from __future__ import annotations
 
+from ...task.model import Mode
 from ..settings import Method
 from .approxmc.backend import ApproxMCBackend
 from .closed_form.backend import ClosedFormsBackend
@@ -32,8 +38,15 @@ BACKENDS: dict[Method, Backend] = {
         SourceSetsBackend(),
         SourceTuplesBackend(),
         ApproxMCBackend(),
-        JrsBackend(),
         SearchBackend(),
         GanakBackend(),
     )
 }
+MODE_COUNTERS: dict[Mode, Backend] = {Mode.JRS: JrsBackend()}
+
+
+def backend_for(method: Method, mode: Mode) -> Backend:
+    """The backend that counts as `method` in `mode`: the mode's own counter for the method it
+    states, else the method's (which declines a mode it does not count)."""
+    own = MODE_COUNTERS.get(mode)
+    return own if own is not None and own.method == method else BACKENDS[method]

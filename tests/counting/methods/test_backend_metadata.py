@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 from support import backend_result
 
-from rscount.counting.methods import BACKENDS
+from rscount.counting.budget import UNBOUNDED
+from rscount.counting.methods import BACKENDS, MODE_COUNTERS
 from rscount.counting.methods.closed_form.forms import one_example
+from rscount.counting.problem import CountProblem
+from rscount.counting.settings import CountSettings
 from rscount.knowledge.loading import task_from_dict
 from rscount.task.families import builtin_task
 
@@ -17,16 +20,19 @@ from rscount.task.families import builtin_task
 @pytest.mark.parametrize("method", sorted(BACKENDS))
 def test_each_backend_says_truly_whether_it_is_exact(method):
     backend = BACKENDS[method]
-    task = builtin_task("xor", 3)
-    if method == "jrs":
-        result = backend_result(method, task, "jrs", encoded=False)
-    else:
-        result = backend_result(method, task)
+    result = backend_result(method, builtin_task("xor", 3))
     assert result.exact is backend.exact
     assert result.method == backend.method == method
     assert backend.exact == (method not in ("approxmc", "decompose-approx"))
-    expected = 48 if method == "jrs" else 24  # pairs with an inference layer, all intended; maps
-    assert result.count == expected if backend.exact else expected / 1.8 <= result.count <= expected * 1.8
+    assert result.count == 24 if backend.exact else 24 / 1.8 <= result.count <= 24 * 1.8
+
+
+@pytest.mark.parametrize("mode", sorted(MODE_COUNTERS))
+def test_a_modes_own_counter_says_truly_what_its_results_state(mode):
+    counter = MODE_COUNTERS[mode]
+    result = counter.count(CountProblem(builtin_task("xor", 3), mode), CountSettings(), None, UNBOUNDED)
+    assert (result.exact, result.method) == (counter.exact, counter.method)
+    assert result.count == 48  # jrs: pairs (concept map, inference layer), all intended
 
 
 def test_one_example_with_equal_domains_is_written_k_factorial_b_power_label_class():

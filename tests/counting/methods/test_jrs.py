@@ -1,4 +1,4 @@
-"""The joint count (--mode jrs): pairs (concept map A, inference layer B) fitting every training
+"""Joint reasoning shortcuts (--mode jrs): pairs (concept map A, inference layer B) fitting every training
 label, against an independent brute force over (sigma, V, g) and the figures of the design note."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import math
 from itertools import product
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyeda.inter import expr, exprvar
@@ -15,9 +16,9 @@ from references.jrs import brute_force_jrs
 from strategies.randomtasks import SETTINGS, Spec, specs
 from support import REPO
 
-from rscount import count, task_from_dict
+from rscount import NotApplicable, count, task_from_dict
 from rscount.counting.methods.jrs.kernels import fitting_maps, intended_maps
-from rscount.insight.joint_shortcuts import layer_text
+from rscount.insight.jrs_pairs import layer_text
 
 OR3 = (
     "concepts: {a: [0, 1], b: [0, 1], c: [0, 1]}\nlabels:\n  y: a | b | c\nsupport: [[0, 0, 1], [1, 1, 0]]\n"
@@ -124,6 +125,30 @@ def test_jrs_mode_has_no_cnf_and_no_other_method(cli, tmp_path):
     assert run.code == 2 and "counted by its own sum" in run.err
 
 
+@pytest.mark.parametrize("method", ["auto", "exact", "closed-form"])
+def test_the_jrs_mode_chooses_its_own_sum_stated_as_a_closed_form(method):
+    result = count(task_from_dict(yaml.safe_load(OR3)), method, mode="jrs")
+    assert (result.count, result.method, result.details["closed_form"]) == (
+        3840,
+        "closed-form",
+        "joint reasoning shortcuts",
+    )
+
+
+def test_a_refused_jrs_sum_says_why(monkeypatch):
+    from rscount.counting.methods.jrs import kernels
+
+    monkeypatch.setattr(kernels, "PARTITION_LIMIT", 1)
+    with pytest.raises(NotApplicable, match="closed-form: the jrs count sums over .* kernel combinations"):
+        count(task_from_dict(yaml.safe_load(OR3)), mode="jrs")
+
+
+def test_jrs_is_a_mode_not_a_method(cli):
+    run = cli("xor", "--bits", "3", "--method", "jrs")
+    assert run.code == 2 and run.err.startswith("rscount: error: --method: unknown method 'jrs'")
+    assert len(run.err.splitlines()) == 1 and "jrs" not in run.err.split("choose from")[1]
+
+
 def test_check_says_whether_concepts_and_inference_layer_are_jointly_identifiable(cli, tmp_path):
     xor = cli("check", REPO / "tasks" / "xor3.yaml", "--mode", "jrs").out
     assert "concepts and inference layer: identifiable up to relabelling values" in xor
@@ -134,10 +159,10 @@ def test_check_says_whether_concepts_and_inference_layer_are_jointly_identifiabl
     )
     out = cli("check", path, "--mode", "jrs").out
     assert "not jointly identifiable; concepts some fitting pair merges or resizes: a" in out
-    assert out.strip().endswith("verdict: 396 joint shortcuts")
+    assert out.strip().endswith("verdict: 396 joint reasoning shortcuts")
 
 
-def test_a_joint_count_too_long_to_print_is_stated_as_its_exact_expression(cli):
+def test_a_jrs_count_too_long_to_print_is_stated_as_its_exact_expression(cli):
     record = cli("count", REPO / "tasks" / "kand-logic-2.yaml", "--mode", "jrs", "--json").json()
     assert record["count"] is None and record["count_digits"] > 100_000
     expression = record["count_expression"]
@@ -150,12 +175,13 @@ def test_a_joint_count_too_long_to_print_is_stated_as_its_exact_expression(cli):
     assert record["intended"] == 51840
 
 
-def test_report_counts_joint_shortcuts_in_the_jrs_mode(cli, tmp_path):
+def test_report_counts_joint_reasoning_shortcuts_in_the_jrs_mode(cli, tmp_path):
     out = tmp_path / "report.json"
     assert cli("report", REPO / "tasks" / "xor3.yaml", "--mode", "jrs", "--json", out).code == 0
     entry = json.loads(out.read_text())["tasks"][0]
-    assert (entry["mode"], entry["count"], entry["shortcuts"], entry["status"]) == ("jrs", 48, 0, "pass")
-    assert entry["verdict"] == "free of joint shortcuts"  # the task's pin (24, its own mode) is not applied
+    assert (entry["mode"], entry["count"], entry["shortcuts"], entry["status"]) == ("jrs", 48, 0, "free")
+    # the task's pin (24, in its own mode) is not applied
+    assert entry["verdict"] == "free of joint reasoning shortcuts"
 
 
 @settings(max_examples=30, **SETTINGS)
@@ -179,7 +205,7 @@ def test_explain_shows_maps_that_merge_values_with_their_simplest_layer(cli, tmp
     path = tmp_path / "or3.yaml"
     path.write_text(OR3)
     out = cli("explain", path, "--mode", "jrs", "--show", "2").out
-    assert "3840 pairs (concept map, inference layer), 48 intended, 3792 joint shortcuts" in out
+    assert "3840 pairs (concept map, inference layer), 48 intended, 3792 joint reasoning shortcuts" in out
     assert "  1. a: 1->0  |  y = 1" in out and "  3. " not in out
     record = cli("explain", REPO / "tasks" / "xor3.yaml", "--mode", "jrs", "--json").json()
     assert (record["count"], record["shortcuts"], record["maps"]) == (48, 0, [])

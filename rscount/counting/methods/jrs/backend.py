@@ -1,5 +1,6 @@
-"""Joint reasoning shortcuts (`--mode jrs`): pairs of a concept map and a learned inference layer,
-counted by their own sum over value-map kernels (kernels.py; docs/closed-forms.md)."""
+"""The jrs mode's own counter (`--mode jrs`, chosen by the mode: methods.MODE_COUNTERS): pairs of a
+concept map and a learned inference layer, counted by their sum over value-map kernels (kernels.py;
+docs/closed-forms.md), stated as a closed form."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from .kernels import count_jrs
 class JrsBackend:
     """The jrs count: a sum over value-map kernels, or the concept maps listed under supervision."""
 
-    method = Method.JRS
+    method = Method.CLOSED_FORM  # its results state the sum's formula, as closed forms do
     exact = True
     description = "pairs (concept map, inference layer): a sum over value-map kernels"
 

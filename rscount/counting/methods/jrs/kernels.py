@@ -117,7 +117,7 @@ def _permanent(matrix: list[list[int]]) -> int:
     return ways.get((1 << m) - 1, 0)
 
 
-MAX_BITS = 1 << 26  # bits of a joint count computed as an integer (8 MB)
+MAX_BITS = 1 << 26  # bits of a jrs count computed as an integer (8 MB)
 MAX_TERMS = 20  # terms of the exact expression stated for a count too long to print
 
 
@@ -126,9 +126,7 @@ def _total(classes: int, factor: int, terms: dict[int, int]) -> tuple[int, str |
     that sum as an expression (None beyond MAX_TERMS terms)."""
     top = max(terms, default=0)
     if classes > 1 and top * (classes - 1).bit_length() > MAX_BITS:
-        raise Unsuited(
-            f"the joint count has about {top * (classes - 1).bit_length()} bits: too large to state"
-        )
+        raise Unsuited(f"the jrs count has about {top * (classes - 1).bit_length()} bits: too large to state")
     total = factor * sum(coefficient * classes**exponent for exponent, coefficient in terms.items())
     if len(terms) > MAX_TERMS or not terms:
         return total, None
@@ -146,7 +144,8 @@ def intended_maps(task: Task) -> int:
 
 
 def count_jrs(task: Task) -> CountResult:
-    """The joint count of `task`, with the intended maps and the joint shortcuts in the details."""
+    """The jrs count of `task` (pairs of a concept map and an inference layer), with the intended
+    pairs and the joint reasoning shortcuts in the details."""
     start = time.perf_counter()
     classes = label_classes(task)
     supervised = bool(task.support.supervised or task.support.partial)
@@ -168,7 +167,7 @@ def count_jrs(task: Task) -> CountResult:
         if not supervised
         else "sum over concept maps fixing the supervised rows of classes^(active - distinct)",
     }
-    return CountResult(total, True, Method.JRS, time.perf_counter() - start, details=details)
+    return CountResult(total, True, Method.CLOSED_FORM, time.perf_counter() - start, details=details)
 
 
 def _rows(task: Task) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
@@ -199,7 +198,7 @@ def _by_kernels(task: Task, classes: int) -> tuple[dict[int, int], set[int]]:
     combinations = math.prod(_bell(len(s)) for s in seen)
     if combinations > PARTITION_LIMIT:
         raise Unsuited(
-            f"the joint count sums over {combinations} kernel combinations, more than {PARTITION_LIMIT}"
+            f"the jrs count sums over {combinations} kernel combinations, more than {PARTITION_LIMIT}"
         )
     choices = [list(_partitions(s)) for s in seen]
     sizes = [len(d) for d in domains]
@@ -257,7 +256,7 @@ def fitting_maps(task: Task) -> Iterator[FittingMap]:
     )
     if total_maps > ENUMERATE_LIMIT:
         raise Unsuited(
-            f"listing every concept map of the joint count: {total_maps} here, more than {ENUMERATE_LIMIT}"
+            f"listing every concept map of the jrs count: {total_maps} here, more than {ENUMERATE_LIMIT}"
         )
     rows = _rows(task)
     supervised = task.support.supervised_on

@@ -1,4 +1,4 @@
-"""Joint reasoning shortcuts shown readably (`explain --mode jrs`): a concept map A that some learned
+"""Joint reasoning shortcuts (jrs) shown readably (`explain --mode jrs`): a concept map A that some learned
 inference layer fits, and the simplest such layer as a formula over the predicted concepts,
 minimised by pyeda's Espresso with every vector the support does not reach left free."""
 
@@ -53,7 +53,7 @@ def layer_text(task: Task, a: FittingMap) -> str:
     return "; ".join(formulas)
 
 
-def joint_shortcuts(task: Task, show: int) -> list[dict[str, Any]]:
+def jrs_shortcuts(task: Task, show: int) -> list[dict[str, Any]]:
     """Up to `show` concept maps that are not bijective, each with the simplest layer that fits it,
     fewest merged values first (bijective maps pair with their intended layer)."""
     found = [a for a in fitting_maps(task) if not all(a.bijective)]
