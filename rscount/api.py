@@ -66,17 +66,8 @@ def count(
     (TimeLimitExceeded, MemoryLimitExceeded); `cross_check` recounts an exact answer by an
     independent route (details["cross_check"]; CountsDisagree when they differ); `dask`, a Dask
     scheduler's address, has its workers count the permutation classes (decompose)."""
-    settings = _settings(
-        method,
-        mode,
-        epsilon=epsilon,
-        delta=delta,
-        seed=seed,
-        timeout=timeout,
-        memory=memory,
-        cross_check=cross_check,
-        dask=dask,
-    )
+    limits = {"timeout": timeout, "memory": memory, "cross_check": cross_check, "dask": dask}
+    settings = _settings(method, mode, epsilon=epsilon, delta=delta, seed=seed, **limits)
     return count_in_child(_task(task), settings)
 
 
@@ -94,17 +85,8 @@ def check(
     """The pre-training design check of a task (or task file): findings, count (recounted by an
     independent route with `cross_check`), expectations, the concepts whose meaning it does not
     identify (`unidentified`) and its `status`."""
-    settings = _settings(
-        method,
-        mode,
-        epsilon=epsilon,
-        delta=delta,
-        seed=seed,
-        timeout=timeout,
-        memory=memory,
-        cross_check=cross_check,
-    )
-    return check_task(_task(task), settings)
+    limits = {"timeout": timeout, "memory": memory, "cross_check": cross_check}
+    return check_task(_task(task), _settings(method, mode, epsilon=epsilon, delta=delta, seed=seed, **limits))
 
 
 def explain(

@@ -99,6 +99,13 @@ def test_no_module_is_over_the_size_limit(path):
     assert len(path.read_text().splitlines()) <= MAX_MODULE_LINES
 
 
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    """Files of a made-up package tree below `root` (path -> text), for the rules' self-tests."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
 def test_upward_imports_are_caught_in_every_spelling(tmp_path):
     root = tmp_path / "rscount"
     (root / "knowledge").mkdir(parents=True)
@@ -189,9 +196,7 @@ def test_side_doors_into_a_method_are_caught_in_every_spelling(tmp_path):
         "counting/methods/__init__.py": "from .jrs.backend import JrsBackend\n",
         "counting/methods/jrs/fine.py": "from .kernels import count_jrs\nfrom . import kernels\n",
     }
-    for name, text in spellings.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
+    write_tree(root, spellings)
     found = {name: side_doors(root / name, root) for name in spellings}
     kernels = ["counting.methods.jrs.kernels"]
     assert found == {
@@ -254,9 +259,7 @@ def test_an_engine_of_one_method_is_caught_also_through_another_engine(tmp_path)
         "counting/methods/b/backend.py": "def f():\n    from rscount.counting.engines.shared import g\n",
         "insight/explain.py": "from ..counting.engines.used import h\n",
     }
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
+    write_tree(root, files)
     found = {name: engine_users(f"counting.engines.{name}", root) for name in ("lonely", "helper", "used")}
     assert found == {"lonely": {"methods.a"}, "helper": {"methods.a", "methods.b"}, "used": {"outside"}}
 
