@@ -10,6 +10,7 @@ function of its sink; docs/security.md lists them.
 - XML 1.0 (JUnit): most control characters, lone surrogates and U+FFFE/U+FFFF cannot be held at all.
 - CSV opened in a spreadsheet: a cell starting with `=`, `+`, `-`, `@`, tab or CR is a formula.
 - A YAML comment: a line break ends it, and what follows is read as YAML.
+- A matplotlib label: `$` starts mathematical text, which a stray one makes fail to render.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def terminal(text: str) -> str:
     """Task text inside one line of terminal or log output: every control or invisible formatting
     character (line breaks, ESC, bidi overrides, lone surrogates) shown as its escape, and `##[`
     broken as `##\\[`, so the text stays one line and starts no command."""
-    shown = "".join(c if _visible(c) else _escaped(c) for c in text)
+    shown = text if text.isprintable() else "".join(c if _visible(c) else _escaped(c) for c in text)
     return shown.replace(_OLD_COMMAND, "##\\[")
 
 
@@ -106,3 +107,9 @@ def yaml_comment(text: str) -> str:
     """Task text in a YAML comment: on one line (line breaks and control characters as escapes),
     so nothing after it is read as YAML."""
     return terminal(text)
+
+
+def plot_text(text: str) -> str:
+    """Task text in a plot's title or label: as terminal() shows it, with `$` written so that
+    matplotlib draws it instead of reading mathematical text."""
+    return terminal(text).replace("$", "\\$")

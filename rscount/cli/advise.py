@@ -14,6 +14,7 @@ from ..report.insight_text import advise_text
 from ..report.records import to_json
 from . import options
 from .explain import TASK_HELP, refuse
+from .output import say
 from .status import Exit
 
 
@@ -94,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     settings = options.settings(args)
     progress = options.progress(args)
     task, settings = options.task_within(args, settings)
+    options.check_command_outputs(args, {"emit_task": args.emit_task}, task)
     advisor = Advisor(task, settings, args.jobs, args.dask, progress)
     try:
         record = advise(
@@ -115,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         progress.clear()
-    print(to_json(record.to_dict()) if args.json else advise_text(record))
+    say(to_json(record.to_dict()) if args.json else advise_text(record))
     return Exit.LIMIT if record.stopped else Exit.OK
 
 

@@ -10,6 +10,7 @@ from ..insight.judging import CHECK_TIMEOUT, Status, check_file
 from ..report.records import to_json
 from ..report.text import check_text
 from . import options
+from .output import say
 from .status import Exit, worst
 
 
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
             found = check_file(path, settings, progress)
         finally:
             progress.clear()
-        print(to_json(found.to_dict()) if args.json else check_text(found, args.verbose))
+        say(to_json(found.to_dict()) if args.json else check_text(found, args.verbose))
         codes.append(judged_exit(found.status, refuse_shortcuts=True))  # the pre-commit hook's rule
     return worst(codes)
 

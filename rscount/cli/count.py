@@ -11,11 +11,11 @@ from ..counting.processes.isolation import run_stoppable
 from ..encoding.modes import encode
 from ..errors import LimitReached
 from ..formats import dimacs
-from ..outputs import check_outputs
 from ..progress import Progress
 from ..report.records import count_record, to_json
 from ..report.text import human_summary
 from . import options
+from .output import say
 from .status import Exit
 
 
@@ -73,17 +73,17 @@ def _job(args: argparse.Namespace, progress: Progress) -> str:
 def run(args: argparse.Namespace) -> int:
     """Count; exit 0 once counted (shortcuts or not: `check` and `report` judge)."""
     settings = options.settings(args)  # bad flags are refused here, before any work
-    check_outputs({"emit": args.emit}, args.force)
+    options.check_command_outputs(args, {"emit": args.emit})
     progress = options.progress(args)
     try:
         text = run_stoppable(_job, args, progress, **settings.limits(), progress=progress)
     except LimitReached as exc:
         if args.json:  # what is known still reaches a JSON reader; the error line and exit 3 follow
-            print(to_json({"stopped": str(exc), "exact": False, **exc.partial}))
+            say(to_json({"stopped": str(exc), "exact": False, **exc.partial}))
         raise
     finally:
         progress.clear()
-    print(text)
+    say(text)
     return Exit.OK
 
 

@@ -11,6 +11,7 @@ from ..insight.explain import explain
 from ..report.insight_text import explain_text
 from ..report.records import to_json
 from . import options
+from .output import say
 from .status import Exit
 
 TASK_HELP = "a task file (.yaml) or DIMACS knowledge (.cnf, variable i = concept c<i>)"
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         progress.clear()
-    print(to_json(record.to_dict()) if args.json else explain_text(record))
+    say(to_json(record.to_dict()) if args.json else explain_text(record))
     return Exit.OK
 
 

@@ -10,12 +10,12 @@ from ..counting.processes.isolation import run_stoppable
 from ..errors import OutputError
 from ..formats.rows.inline import rows_from
 from ..insight.forecast import forecast
-from ..outputs import check_outputs
 from ..report.insight_text import forecast_text
 from ..report.plots import PLOT_SUFFIXES, forecast_plot
 from ..report.records import to_json
 from . import options
 from .explain import TASK_HELP, refuse
+from .output import say
 from .status import Exit
 
 
@@ -51,10 +51,11 @@ def run(args: argparse.Namespace) -> int:
     refuse(args, {"emit": "forecast writes no DIMACS", "method": why})
     if args.plot and not str(args.plot).lower().endswith(PLOT_SUFFIXES):
         raise OutputError(args.plot, "the file name must end in .png or .svg", "plot")
-    check_outputs({"plot": args.plot}, args.force)
+    options.check_command_outputs(args, {"plot": args.plot})
     settings = options.settings(args)
     progress = options.progress(args)
     task, settings = options.task_within(args, settings)
+    options.check_command_outputs(args, {"plot": args.plot}, task)
     test = None
     if args.test:
         test, settings = within(settings, "reading the test vectors", rows_from, args.test, task, "--test")
@@ -66,9 +67,9 @@ def run(args: argparse.Namespace) -> int:
         progress.clear()
     if args.plot:
         forecast_plot(record, args.plot)
-    print(to_json(record.to_dict()) if args.json else forecast_text(record))
+    say(to_json(record.to_dict()) if args.json else forecast_text(record))
     if args.plot and not args.json:
-        print(f"wrote plot {args.plot}")
+        say(f"wrote plot {args.plot}")
     return Exit.OK
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..counting.engines import ganak
+from .output import say
 
 
 def add_commands(sub: Any) -> None:
@@ -24,9 +25,9 @@ def add_commands(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Install pyganak with pip into its own directory and check that it counts."""
     target = ganak.install(Path(args.dir) if args.dir else None)
-    print(f"GANAK (pyganak {ganak.PYGANAK}) installed in {target}; it counts x1 xor x2 as 2")
+    say(f"GANAK (pyganak {ganak.PYGANAK}) installed in {target}; it counts x1 xor x2 as 2")
     if args.dir:
-        print(f"set RSCOUNT_GANAK_DIR={target} for rscount to find it there")
+        say(f"set RSCOUNT_GANAK_DIR={target} for rscount to find it there")
     return 0
 
 

@@ -16,6 +16,7 @@ from ..report.catalogue import JRS_TIMEOUT, markdown
 from ..task.model import Mode
 from ..task.summary import describe
 from .options import default_memory
+from .output import say
 from .status import Exit
 
 KEYS = ["file", "task", "concepts", "labels", "support", "supervised", "mode"]
@@ -38,11 +39,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.markdown:
         rows = [_row(f, settings) for f in files]
         widths = {k: max(len(k), *(len(str(r[k])) for r in rows)) if rows else len(k) for k in KEYS}
-        print("  ".join(k.ljust(widths[k]) for k in KEYS))
+        say("  ".join(k.ljust(widths[k]) for k in KEYS))
         for r in rows:
-            print("  ".join(str(r[k]).ljust(widths[k]) for k in KEYS))
+            say("  ".join(str(r[k]).ljust(widths[k]) for k in KEYS))
         return Exit.OK
-    check_outputs({"markdown": args.markdown}, args.force)
+    check_outputs({"markdown": args.markdown}, args.force, files)
     progress = Progress()
     entries = count_files(files, settings, jobs=1, progress=progress)
     in_jrs = settings.replace(mode=Mode.JRS, timeout=min(args.timeout, JRS_TIMEOUT))
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     progress.clear()
     command = f"rscount list {args.directory} --markdown {args.markdown} --timeout {args.timeout:g}"
     write_output(args.markdown, markdown(entries, jrs, command), "markdown", args.force)
-    print(f"wrote {args.markdown}: {len(entries)} tasks")
+    say(f"wrote {args.markdown}: {len(entries)} tasks")
     return Exit.OK
 
 

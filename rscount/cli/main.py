@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from ..errors import InternalError, RscountError, short
+from ..sinks import terminal
 from ..version import __version__
 from .status import Exit, exit_code, message
 
@@ -80,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _report(error: RscountError) -> int:
     """Print a library error as one line (and an internal error's traceback with RSCOUNT_DEBUG=1)."""
-    print(f"rscount: error: {message(error)}", file=sys.stderr)
+    print(f"rscount: error: {terminal(message(error))}", file=sys.stderr)
     if isinstance(error, InternalError) and error.details and os.environ.get("RSCOUNT_DEBUG") == "1":
         print(error.details, file=sys.stderr)
     return exit_code(error)

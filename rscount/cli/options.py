@@ -14,7 +14,9 @@ from ..counting.processes.parallel import default_jobs
 from ..counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
 from ..errors import quote
 from ..formats import dimacs
+from ..formats.task_files import files_read
 from ..knowledge.loading import checked, load_task
+from ..outputs import check_outputs
 from ..progress import Progress
 from ..task.families import builtin_task, cnf_task, dimacs_task, random_cnf
 from ..task.model import Mode, Task
@@ -258,3 +260,23 @@ def task_from_args(args: argparse.Namespace) -> Task:
     if supervision is None:  # the file's supervision, on the rows the sample kept
         return task.with_support(new.given_rows())
     return task.with_support(new.given_rows(), new.supervised)
+
+
+def check_command_outputs(
+    args: argparse.Namespace, outputs: dict[str, Any], task: Task | None = None, overwrite: bool | None = None
+) -> None:
+    """Refuse a command's outputs before the work they report (rscount.outputs.check_outputs), none
+    of them one of its inputs: the files on the command line and, once `task` is read, the files it
+    came from (its program, its support file)."""
+    inputs = [Path(p) for p in (getattr(args, "file", None), getattr(args, "test", None)) if p]
+    inputs = [p for p in inputs if _is_file(p)]
+    if task is not None and getattr(args, "file", None):
+        inputs += files_read(task, args.file)
+    check_outputs(outputs, args.force if overwrite is None else overwrite, inputs)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the system names no file
+        return False

@@ -6,16 +6,21 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..counting.processes.isolation import run_stoppable
 from ..counting.processes.parallel import default_jobs
+from ..counting.settings import CountSettings
+from ..errors import RscountError
 from ..insight.judging import Judgement, Status, judge_result
 from ..report.annotations import workflow_commands
 from ..report.batch import count_files, task_paths
-from ..report.files import check_report_outputs, markdown_report, summary_line, write_reports
+from ..report.files import check_report_outputs, inputs_of, markdown_report, summary_line, write_reports
 from ..report.pins import update_pins
 from ..report.records import MAX_DIGITS, digits
 from ..report.text import report_verdict
+from ..sinks import terminal
 from . import options
 from .check import judged_exit
+from .output import say
 from .status import Exit, worst
 
 OUTPUTS = ("markdown", "json", "junit")
@@ -56,9 +61,11 @@ def exit_status(entries: list[Judgement]) -> Exit:
     return worst(judged_exit(e.status, refuse_shortcuts=False) for e in entries)
 
 
-def _update_pins(entries: list[Judgement]) -> list[str]:
+def _update_pins(entries: list[Judgement], settings: CountSettings) -> list[str]:
     """Rewrite the file's own pins where an exact count failed them, and judge those tasks again on
-    the pins as rewritten (a failed bound still fails: bounds are never rewritten)."""
+    the pins as rewritten (a failed bound still fails: bounds are never rewritten). Each file is
+    rewritten within the time limit of one task (its round-trip parse is slow on a large file); one
+    that cannot be rewritten (a pin through a merge key or an alias) is said, and the others go on."""
     done = []
     for e in entries:
         r = e.result
@@ -66,10 +73,16 @@ def _update_pins(entries: list[Judgement]) -> list[str]:
             continue
         if digits(r.count) > MAX_DIGITS:  # a pin nobody could read
             continue
-        changed = update_pins(Path(e.path), r.count, r.intended)
+        try:
+            changed = run_stoppable(
+                update_pins, Path(e.path), r.count, r.intended, **settings.limits(), what="--update-pins"
+            )
+        except RscountError as exc:
+            done.append(f"  {terminal(e.file)}: not updated ({terminal(str(exc))})")
+            continue
         pins = {o.expectation: changed.get(o.expectation, (o.expected, o.expected))[1] for o in e.outcomes}
         e.outcomes = judge_result(pins, r)
-        done += [f"  {e.file}: expect.{key} {old} -> {new}" for key, (old, new) in changed.items()]
+        done += [f"  {terminal(e.file)}: expect.{key} {old} -> {new}" for key, (old, new) in changed.items()]
     return done
 
 
@@ -77,25 +90,25 @@ def run(args: argparse.Namespace) -> int:
     """Count every task named; write the asked-for reports (replacing old ones); see exit_status."""
     settings = options.settings(args)
     outputs = {kind: getattr(args, kind) for kind in OUTPUTS}
-    check_report_outputs(outputs)
     paths = task_paths(args.tasks)
+    check_report_outputs(outputs, paths)
     progress = options.progress(args)
     try:
         entries = count_files(paths, settings, args.fail_on_shortcuts, args.jobs, args.dask, progress)
     finally:
         progress.clear()
-    updated = _update_pins(entries) if args.update_pins else []
-    wrote = write_reports(entries, settings, outputs)
+    updated = _update_pins(entries, settings) if args.update_pins else []
+    wrote = write_reports(entries, settings, outputs, inputs_of(entries))
     if wrote:
-        print("\n".join(wrote))
+        say("\n".join(wrote))
     else:
-        print(markdown_report(entries, settings), end="")
-    print(summary_line(entries))
+        say(markdown_report(entries, settings), end="")
+    say(summary_line(entries))
     for e in entries:
         if e.status.fails:
-            print(f"  {e.file}: {report_verdict(e)}")
+            say(f"  {terminal(e.file)}: {report_verdict(e)}")
     if updated:
-        print("pins updated:\n" + "\n".join(updated))
+        say("pins updated:\n" + "\n".join(updated))
     if args.github_annotations:
         print("\n".join(workflow_commands(entries)))
     return exit_status(entries)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import OutputError
 from ..insight.sweep import parse_levels, sweep
-from ..outputs import check_outputs, write_output
+from ..outputs import write_output
 from ..report.files import sweep_csv
 from ..report.insight_text import sweep_text
 from ..report.plots import PLOT_SUFFIXES, sweep_plot
@@ -15,6 +15,7 @@ from ..report.records import to_json
 from . import options
 from .advise import parallel_options
 from .explain import TASK_HELP, refuse
+from .output import say
 from .status import Exit
 
 
@@ -63,10 +64,12 @@ def run(args: argparse.Namespace) -> int:
     supervision = parse_levels(args.supervision, "supervision", zero=True)
     if args.plot and not str(args.plot).lower().endswith(PLOT_SUFFIXES):
         raise OutputError(args.plot, "the file name must end in .png or .svg", "plot")
-    check_outputs({"csv": args.csv, "plot": args.plot}, args.force)
+    outputs = {"csv": args.csv, "plot": args.plot}
+    options.check_command_outputs(args, outputs)
     settings = options.settings(args)
     progress = options.progress(args)
     task, settings = options.task_within(args, settings)
+    options.check_command_outputs(args, outputs, task)
     seeds = list(range(args.seed, args.seed + args.seeds))
     try:
         record = sweep(task, seeds, fractions, supervision, settings, args.jobs, args.dask, progress)
@@ -77,12 +80,12 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         sweep_plot(record, args.plot)
     if args.json:
-        print(to_json(record.to_dict()))
+        say(to_json(record.to_dict()))
     else:
-        print(sweep_text(record))
+        say(sweep_text(record))
         for what, path in (("CSV", args.csv), ("plot", args.plot)):
             if path:
-                print(f"wrote {what} {path}")
+                say(f"wrote {what} {path}")
     return Exit.OK
 
 

@@ -26,6 +26,7 @@ import yaml
 from ..counting.jobs import CountOutcome
 from ..counting.settings import Method
 from ..errors import InternalError, InvalidSetting, TimeLimitExceeded
+from ..formats.task_files import files_read
 from ..formats.task_files.editing import edited_task_file
 from ..formats.task_files.writing import task_yaml
 from ..knowledge.loading import task_from_dict
@@ -218,7 +219,8 @@ def advise(
     start_time = time.perf_counter()
     settings = settings or AdviseSettings()
     output = output or TaskOutput()
-    check_outputs({"emit_task": output.path}, output.overwrite)
+    inputs = [] if output.source is None else files_read(advisor.task, output.source)
+    check_outputs({"emit_task": output.path}, output.overwrite, inputs)  # never over the task read
     if settings.target < 1:
         raise InvalidSetting("target", f"must be at least 1, not {settings.target}")
     task = advisor.task

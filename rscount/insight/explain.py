@@ -12,6 +12,7 @@ from typing import Any
 from ..counting.methods.jrs import count_jrs
 from ..errors import InternalError
 from ..progress import Progress
+from ..sinks import terminal
 from ..task.model import Mode, Task
 from .jrs_pairs import jrs_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
@@ -42,7 +43,8 @@ def map_text(entries: list[dict[str, Any]]) -> str:
         if e["reads"] == e["concept"] and not changed:
             continue
         head = e["concept"] if e["reads"] == e["concept"] else f"{e['concept']} <- {e['reads']}"
-        parts.append(head + (": " + ", ".join(f"{v}->{w}" for v, w in changed) if changed else ""))
+        moves = ", ".join(f"{terminal(str(v))}->{terminal(str(w))}" for v, w in changed)
+        parts.append(head + (": " + moves if changed else ""))
     return "; ".join(parts) if parts else "the intended map"
 
 

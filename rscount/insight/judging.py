@@ -96,7 +96,7 @@ class Judgement:
     and naming the concepts noted, the count (None when not counted: `failure` says why), the pins'
     outcomes (`own_pins`: they are the task file's, which --update-pins may rewrite), the concepts
     it does not identify (None when not computed), the wall seconds, and for a report the task
-    file's header sentence (`source`)."""
+    file's header sentence (`source`) and the line its annotation goes on (`line`)."""
 
     name: str
     path: str | None = None
@@ -110,6 +110,7 @@ class Judgement:
     failure: Failure | None = None
     seconds: float = 0.0
     source: str = ""
+    line: int | None = None  # the task file's line a report points a reviewer at, when found
 
     @property
     def file(self) -> str:

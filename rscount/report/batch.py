@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import glob
 import re
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..counting.processes.isolation import run_stoppable
 from ..counting.processes.parallel import run_jobs
 from ..counting.settings import CountSettings
-from ..errors import InvalidInput, short
+from ..errors import InvalidInput, RscountError, short
 from ..formats.inputs import read_text
+from ..formats.task_files.places import field_steps, key_line
 from ..insight.judging import Failure, Judgement, Judging, judge_file
 from ..progress import Progress
 from ..task.summary import describe
@@ -125,13 +128,33 @@ def _judge_one(item: Item) -> Judgement:
     """One file's judgement with its header; a bug in one task becomes that task's failure, not the
     end of the batch."""
     path, settings, judging = item
+    start = time.monotonic()
     try:
         judged = judge_file(path, settings, judging)
         judged.source = header(path) if judged.task is not None else ""
+        if judged.status.fails:
+            judged.line = _place(judged, path, settings.after(time.monotonic() - start))
         return judged
     except Exception as exc:  # noqa: BLE001 - any failure of one task is reported in its judgement
         first = str(exc).splitlines()[0] if str(exc) else ""
         return _internal_error(path, f"{type(exc).__name__}: {short(first)}")
+
+
+def _place(judged: Judgement, path: Path, settings: CountSettings) -> int | None:
+    """The task file's line a failed judgement points at: the failed pin's entry under `expect:`, or
+    the field an error names; found within what is left of the task's time limit (the round-trip
+    parser is slow on large files), else None."""
+    failure = judged.failure
+    if failure is None:
+        steps = ["expect", *[o.expectation for o in judged.outcomes if o.failed][:1]]
+    elif failure.field and failure.path is None and not failure.limit:
+        steps = field_steps(failure.field)
+    else:
+        return None
+    try:
+        return run_stoppable(key_line, path, steps, **settings.limits(), what=f"locating {path.name}")
+    except RscountError:
+        return None
 
 
 def _crashed(item: Item) -> Judgement:

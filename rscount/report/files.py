@@ -14,11 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ..counting.settings import CountSettings
+from ..formats.task_files import files_read
 from ..insight.judging import Judgement, Status
 from ..insight.sweep import CSV_FIELDS, Sweep
 from ..outputs import check_outputs, write_output
+from ..sinks import csv_cell, markdown_cell, xml_text
 from ..version import __version__
 from .batch import entry_row
 from .records import count_text, to_json
@@ -92,14 +95,17 @@ REPORT_COLUMNS += ("seconds", "verdict")
 
 
 def markdown_table(rows: Sequence[Row], columns: Sequence[Column], link: str | None = None) -> str:
-    """A Markdown table, one line per row; the first column is the task file (linked under `link`)."""
+    """A Markdown table, one line per row; the first column is the task file (linked under `link`);
+    every cell through rscount.sinks.markdown_cell (no `|`, line break or HTML of a task's text gets
+    through)."""
     lines = [
         "| file | " + " | ".join(head for head, _ in columns) + " |",
         "|---" * (len(columns) + 1) + "|",
     ]
     for r in rows:
-        name = f"[{r['file']}]({link}/{r['file']})" if link else r["file"]
-        cells = [name] + [cell(r).replace("|", "/").replace("\n", " ") for _, cell in columns]
+        name = markdown_cell(r["file"])
+        name = f"[{name}]({link}/{quote(r['file'])})" if link else name
+        cells = [name] + [markdown_cell(cell(r)) for _, cell in columns]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -161,7 +167,8 @@ def json_report(entries: Sequence[Judgement], settings: CountSettings) -> str:
 
 
 def junit_report(entries: Sequence[Judgement], settings: CountSettings) -> str:
-    """JUnit XML: one testcase per task; a failed pin is a failure, a task not counted an error."""
+    """JUnit XML: one testcase per task; a failed pin is a failure, a task not counted an error; text
+    from tasks through rscount.sinks.xml_text (characters XML cannot hold made escapes)."""
     s = summary(entries)
     suites = ET.Element("testsuites", name="rscount", tests=str(s["tasks"]))
     suite = ET.SubElement(
@@ -178,18 +185,19 @@ def junit_report(entries: Sequence[Judgement], settings: CountSettings) -> str:
         case = ET.SubElement(
             suite,
             "testcase",
-            classname=f"rscount.{Path(r['path']).parent.name or 'tasks'}",
-            name=r["file"],
+            classname=xml_text(f"rscount.{Path(r['path']).parent.name or 'tasks'}"),
+            name=xml_text(r["file"]),
             time=f"{e.seconds:.3f}",
         )
         if e.status in (Status.INVALID, Status.LIMIT):
             kind = "limit reached" if e.status == Status.LIMIT else "not counted"
-            ET.SubElement(case, "error", message=r["error"] or "", type=kind).text = r["error"]
+            error = xml_text(r["error"] or "")
+            ET.SubElement(case, "error", message=error, type=kind).text = error
         elif e.status == Status.FAILED:
-            failed = [o.message for o in e.outcomes if o.failed]
-            ET.SubElement(case, "failure", message=r["verdict"], type="expectation").text = "\n".join(failed)
+            failed = xml_text("\n".join(o.message for o in e.outcomes if o.failed))
+            ET.SubElement(case, "failure", message=xml_text(r["verdict"]), type="expectation").text = failed
         details = f"count {_count_cell(r)} ({_exactness(r)}) by {r['method']}; {r['verdict']}"
-        ET.SubElement(case, "system-out").text = details
+        ET.SubElement(case, "system-out").text = xml_text(details)
     ET.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
@@ -199,30 +207,44 @@ WRITERS = {"markdown": markdown_report, "json": json_report, "junit": junit_repo
 Outputs = Mapping[str, "str | os.PathLike[str] | None"]
 
 
-def check_report_outputs(outputs: Outputs) -> None:
+def check_report_outputs(outputs: Outputs, inputs: Sequence[Path]) -> None:
     """Refuse, before any work, report outputs that cannot be written (two on one path, a directory,
-    a missing directory); existing report files are replaced."""
-    check_outputs(outputs, overwrite=True)
+    a missing directory, one of the task files); existing report files are replaced."""
+    check_outputs(outputs, overwrite=True, inputs=inputs)
 
 
-def write_reports(entries: Sequence[Judgement], settings: CountSettings, outputs: Outputs) -> list[str]:
-    """Write each asked-for format (format -> path, None: not asked); says what it wrote."""
+def inputs_of(entries: Sequence[Judgement]) -> list[Path]:
+    """Every file the judged tasks were read from (task files, programs, support files)."""
+    return [
+        path
+        for e in entries
+        if e.path is not None
+        for path in (files_read(e.task, e.path) if e.task is not None else [Path(e.path)])
+    ]
+
+
+def write_reports(
+    entries: Sequence[Judgement], settings: CountSettings, outputs: Outputs, inputs: Sequence[Path] = ()
+) -> list[str]:
+    """Write each asked-for format (format -> path, None: not asked), none over one of the `inputs`;
+    says what it wrote."""
     wrote = []
     for kind, path in outputs.items():
         if path is not None:
-            write_output(path, WRITERS[kind](entries, settings), kind, overwrite=True)
+            write_output(path, WRITERS[kind](entries, settings), kind, overwrite=True, inputs=inputs)
             wrote.append(f"wrote {path} ({kind})")
     return wrote
 
 
 def sweep_csv(record: Sweep) -> str:
     """The CSV of a sweep: one row per (seed, fraction, supervision level); counts in full (empty
-    when not counted, or beyond MAX_DIGITS digits: log10_count still gives them)."""
+    when not counted, or beyond MAX_DIGITS digits: log10_count still gives them); a cell a
+    spreadsheet would run as a formula (a task named `=...`) as text (rscount.sinks.csv_cell)."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\r\n")
     writer.writeheader()
     for r in record.rows:
-        row = {k: "" if r[k] is None else r[k] for k in CSV_FIELDS}
+        row = {k: "" if r[k] is None else csv_cell(str(r[k])) for k in CSV_FIELDS}
         row["count"] = "" if r["count"] is None else count_text(r["count"]) or ""
         writer.writerow(row)
     return out.getvalue()

@@ -10,6 +10,7 @@ from ..insight.forecast import Forecast
 from ..insight.steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE
 from ..insight.sweep import Sweep
 from ..insight.unidentified import Unidentified
+from ..sinks import terminal
 from ..task.model import Mode
 from .text import moved_concepts, number, optimal_maps
 
@@ -20,11 +21,12 @@ def _percent(part: int, whole: int) -> str:
 
 def explain_text(record: Explanation) -> str:
     """What explain found, as lines a person reads."""
+    task = terminal(record.task)
     if record.mode == Mode.JRS:
         return _jrs_text(record)
     count = record.count
     shortcuts = f"{number(count - 1)} reasoning shortcut{'' if count == 2 else 's'}"
-    lines = [f"task {record.task} ({record.mode} count): {optimal_maps(count)}, {shortcuts}"]
+    lines = [f"task {task} ({record.mode} count): {optimal_maps(count)}, {shortcuts}"]
     if count == 1:
         lines.append("only the intended map keeps every training label: no reasoning shortcuts")
         return "\n".join(lines)
@@ -73,9 +75,10 @@ def explain_text(record: Explanation) -> str:
 
 def _jrs_text(record: Explanation) -> str:
     """explain --mode jrs: concept maps that are not bijective, each with the simplest fitting layer."""
+    task = terminal(record.task)
     intended = record.summary["intended"]
     lines = [
-        f"task {record.task} (jrs count): {number(record.count)} pairs (concept map, inference layer), "
+        f"task {task} (jrs count): {number(record.count)} pairs (concept map, inference layer), "
         f"{number(intended)} intended, {number(record.shortcuts)} joint reasoning shortcuts"
     ]
     if not record.maps:
@@ -96,8 +99,9 @@ def _jrs_text(record: Explanation) -> str:
 
 def advise_text(record: Advice) -> str:
     """What advise found, as lines a person reads."""
+    task = terminal(record.task)
     start = record.start
-    lines = [f"task {record.task} ({record.mode} count): {number(start['count'])} optimal maps as given"]
+    lines = [f"task {task} ({record.mode} count): {number(start['count'])} optimal maps as given"]
     target = record.target
     goal = "removes every shortcut" if target == 1 else f"leaves at most {number(target)} optimal maps"
     if start["count"] <= target:
@@ -165,8 +169,9 @@ def advise_text(record: Advice) -> str:
 
 def sweep_text(record: Sweep) -> str:
     """The sweep as lines a person reads: median counts per fraction and the scores."""
+    task = terminal(record.task)
     lines = [
-        f"task {record.task} ({record.mode} count): {len(record.seeds)} seeds x "
+        f"task {task} ({record.mode} count): {len(record.seeds)} seeds x "
         f"{len(record.fractions)} support fractions x {len(record.supervision)} supervision levels "
         f"(full support: {record.full_support} concept vectors)"
     ]
@@ -215,9 +220,10 @@ def _share(p: Fraction) -> str:
 
 def forecast_text(record: Forecast) -> str:
     """The forecast as a table per predicted concept and the images of each ground-truth value."""
+    task = terminal(record.task)
     count = record.count
     lines = [
-        f"task {record.task} ({record.mode} count): {optimal_maps(count)}; for one drawn uniformly at random "
+        f"task {task} ({record.mode} count): {optimal_maps(count)}; for one drawn uniformly at random "
         + (
             "(exact; fractions in --json):"
             if record.samples is None

@@ -29,9 +29,14 @@ def pinned(expect: dict[str, Any], count: int, intended: int) -> dict[str, int]:
     return {key: wanted[key] for key in PINS if key in expect}
 
 
-def positions(mapping: Any, key: str) -> tuple[int, int]:
-    """The line and column (from 0) of `key`'s value in a round-trip-parsed YAML mapping."""
-    line, column = mapping.lc.value(key)
+def positions(mapping: Any, key: str, path: Path) -> tuple[int, int]:
+    """The line and column (from 0) of `key`'s value in a round-trip-parsed YAML mapping; a
+    TaskFileError when the value is not written there (it comes through a merge key `<<:`)."""
+    place = mapping.lc.value(key)  # None for a key a merge key brings in
+    if place is None:
+        why = "the pin comes from a YAML merge key, not written here: edit it by hand"
+        raise TaskFileError(str(path), f"expect.{key}", why)
+    line, column = place
     return int(line), int(column)
 
 
@@ -49,7 +54,7 @@ def update_pins(path: Path, count: int, intended: int) -> dict[str, tuple[int, i
     for key, new in pinned(dict(expect), count, intended).items():
         if expect[key] == new:
             continue
-        line, column = positions(expect, key)
+        line, column = positions(expect, key, path)
         number = re.match(r"\d+", lines[line][column:])
         if number is None or int(number.group()) != expect[key]:
             raise TaskFileError(

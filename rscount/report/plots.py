@@ -12,6 +12,7 @@ from ..errors import OutputError
 from ..insight.forecast import Forecast
 from ..insight.sweep import Sweep
 from ..outputs import replace_atomically
+from ..sinks import plot_text
 from .text import optimal_maps
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -21,6 +22,7 @@ def sweep_plot(record: Sweep, path: str | os.PathLike[str]) -> None:
     """Count (log scale) against the support fraction: the median over seeds, the min-max band and
     each seed's counts, one colour per supervision level; PNG or SVG by the file's extension (the
     output 'plot', checked with the other outputs before the sweep)."""
+    task = plot_text(record.task)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import FuncFormatter, MaxNLocator
@@ -59,7 +61,7 @@ def sweep_plot(record: Sweep, path: str | os.PathLike[str]) -> None:
     ax.set_ylabel("optimal concept maps (log scale)")
     approx = "" if all(r["exact"] for r in rows) else "; some counts approximate"
     ax.set_title(
-        f"{record.task}: {record.mode} count, {len(record.seeds)} seeds of nested supports{approx}",
+        f"{task}: {record.mode} count, {len(record.seeds)} seeds of nested supports{approx}",
         fontsize=10,
     )
     ax.grid(True, alpha=0.3)
@@ -71,6 +73,7 @@ def sweep_plot(record: Sweep, path: str | os.PathLike[str]) -> None:
 def forecast_plot(record: Forecast, path: str | os.PathLike[str]) -> None:
     """A heat map of `reads` (predicted concepts down, ground-truth concepts across) beside the
     expected accuracy of each predicted concept (on the support, and on the test vectors if any)."""
+    task = plot_text(record.task)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -105,7 +108,7 @@ def forecast_plot(record: Forecast, path: str | os.PathLike[str]) -> None:
     bars.set_xlabel("expected accuracy")
     bars.legend(fontsize=7, loc="lower right")
     maps = optimal_maps(record.count)
-    figure.suptitle(f"{record.task}: concepts under a uniformly drawn optimal map ({maps})", fontsize=9)
+    figure.suptitle(f"{task}: concepts under a uniformly drawn optimal map ({maps})", fontsize=9)
     figure.tight_layout()
     _save(figure, path)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..insight.judging import Judgement
 from ..insight.unidentified import Unidentified
+from ..sinks import terminal
 from ..task.expectations import PinStatus
 from .records import CountRecord, count_record, count_text, digits
 
@@ -26,6 +27,7 @@ def optimal_maps(count: int) -> str:
 def human_summary(record: CountRecord, verbose: bool = False) -> str:
     """A few lines a researcher reads: the count, whether there are shortcuts, how it was counted
     (with `verbose`, also why no closed form applied)."""
+    task = terminal(record.task)
     count = record.count
     lines = []
     if "intended" in record.promoted:
@@ -94,7 +96,7 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
     if verbose and "closed_forms_inapplicable" in promoted:
         lines.append("no closed form applies: " + "; ".join(promoted["closed_forms_inapplicable"]))
     about = (
-        f"task {record.task} ({record.mode} count): {record.concepts} concepts, support "
+        f"task {task} ({record.mode} count): {record.concepts} concepts, support "
         f"{record.support_size} concept vectors ({record.supervised} concept-supervised)"
     )
     if record.variables is not None:
@@ -179,7 +181,7 @@ def check_verdict(judged: Judgement) -> str:
 def check_text(judged: Judgement, verbose: bool = False) -> str:
     """The check as lines a person reads."""
     marks = {"error": "error", "warning": "warning", "info": "ok"}
-    lines = [f"check {judged.name}:"]
+    lines = [f"check {terminal(judged.name)}:"]
     lines += [f"  {marks[f.level]}: {f.message}" for f in judged.findings]
     if judged.result is not None and judged.task is not None:
         record = count_record(judged.task, judged.result, judged.mode)

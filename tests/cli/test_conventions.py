@@ -159,9 +159,57 @@ def test_update_pins_keeps_the_files_mode_and_a_failed_write_leaves_it_whole(cli
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(outputs.os, "fsync", disk_full)
-    run = cli("report", path, "--update-pins", "-q")
-    assert run.code == 2 and "No space left on device" in run.err
+    run = cli("report", path, "--update-pins", "-q")  # that task's pin is not updated, and still fails
+    assert run.code == 1 and "wrong.yaml: not updated (" in run.out and "No space left on device" in run.out
     assert path.read_text() == before and not [p for p in files.iterdir() if p.name.startswith(".")]
     monkeypatch.undo()
     assert cli("report", path, "--update-pins", "-q").code == 0
     assert "count: 24" in path.read_text() and stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_update_pins_over_a_merge_key_or_an_alias_leaves_that_file_and_updates_the_others(cli, tmp_path):
+    xor = "concepts: {a: [0, 1], b: [0, 1]}\nlabels: {y: a ^ b}\n"
+    (tmp_path / "merged.yaml").write_text(xor + "expect:\n  <<: {count: 5}\n")
+    (tmp_path / "aliased.yaml").write_text("name: &n 5\n" + xor + "expect: {count: *n}\n")
+    (tmp_path / "plain.yaml").write_text(xor + "expect: {count: 5}\n")
+    before = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    run = cli("report", tmp_path, "--update-pins", "-q")
+    assert run.code == 1 and "Traceback" not in run.out + run.err
+    assert "merged.yaml: not updated (" in run.out and "merge key" in run.out
+    assert "aliased.yaml: not updated (" in run.out and "plain.yaml: expect.count 5 -> 4" in run.out
+    assert (tmp_path / "plain.yaml").read_text() == xor + "expect: {count: 4}\n"
+    for name in ("merged.yaml", "aliased.yaml"):
+        assert (tmp_path / name).read_text() == before[name]
+
+
+XOR2 = "concepts: {a: [0, 1], b: [0, 1]}\nlabels: {y: a ^ b}\nexpect: {count: 4}\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "victim"),
+    [
+        (["report", "t.yaml", "--markdown", "t.yaml"], "t.yaml"),
+        (["report", "t.yaml", "--junit", "link.yaml"], "t.yaml"),  # a link to the task file
+        (["count", "t.yaml", "--emit", "t.yaml", "--force"], "t.yaml"),
+        (["sweep", "t.yaml", "--fractions", "0.5", "--seeds", "1", "--csv", "t.yaml", "--force"], "t.yaml"),
+        (["advise", "t.yaml", "--examples", "1", "--emit-task", "t.yaml", "--force"], "t.yaml"),
+        (["forecast", "p.yaml", "--plot", "kb.png", "--force"], "kb.png"),  # the program's file
+        (["report", "p.yaml", "--json", "kb.png"], "kb.png"),
+        (
+            ["sweep", "r.yaml", "--fractions", "0.5", "--seeds", "1", "--csv", "rows.csv", "--force"],
+            "rows.csv",
+        ),
+    ],
+)
+def test_no_output_is_written_over_one_of_the_runs_inputs(cli, tmp_path, monkeypatch, args, victim):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.yaml").write_text(XOR2)
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "t.yaml")
+    (tmp_path / "kb.png").write_text("0.5::a.\n0.5::b.\nq :- a, b.\n")  # a program, whatever its name
+    (tmp_path / "p.yaml").write_text("program: kb.png\nquery: q\n")
+    (tmp_path / "rows.csv").write_text("a,b\n0,1\n1,1\n")
+    (tmp_path / "r.yaml").write_text(XOR2.replace("expect: {count: 4}", "support: {file: rows.csv}"))
+    before = (tmp_path / victim).read_text()
+    run = cli(*args, "-q")
+    assert run.code == 2 and "is one of the inputs (it would be written over)" in run.err, run.err
+    assert (tmp_path / victim).read_text() == before

@@ -20,7 +20,7 @@ from ..inputs import load_yaml, read_text
 from ..rsbench import is_generator_config, task_from_config
 from .mapping import read_mapping
 
-__all__ = ["TaskSource", "TaskFormat", "TASK_FORMATS", "read_task", "read_mapping", "located"]
+__all__ = ["TaskSource", "TaskFormat", "TASK_FORMATS", "read_task", "read_mapping", "located", "files_read"]
 
 
 @dataclass
@@ -100,3 +100,13 @@ def located(error: TaskError | CapExceeded, path: str | os.PathLike[str]) -> Tas
     """An error of the task read from `path` (a TaskError, or a cap a field exceeded), located in
     that file."""
     return error if isinstance(error, TaskFileError) else error.in_file(str(path))
+
+
+def files_read(task: Task, path: str | os.PathLike[str]) -> list[Path]:
+    """The files a task read from `path` came from: that file, its program and its support file."""
+    found = [Path(path)]
+    if task.program is not None:
+        found.append(Path(path).parent / task.program)
+    if task.support.source:
+        found.append(Path(task.support.source["file"]))
+    return found

@@ -13,6 +13,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from ...task.model import Mode, Task
 from ...task.support import Row
@@ -21,8 +22,9 @@ from .writing import comment_lines
 
 
 def _flow(row: Sequence[Any]) -> CommentedSeq:
-    """A row written on one line, as task files write them."""
-    seq = CommentedSeq(list(row))
+    """A row written on one line, as task files write them; its words double-quoted, as ruamel's
+    YAML 1.2 writes some plain (`[:2, a]`) that the YAML 1.1 reader of task files refuses."""
+    seq = CommentedSeq([DoubleQuotedScalarString(v) if isinstance(v, str) else v for v in row])
     seq.fa.set_flow_style()
     return seq
 
