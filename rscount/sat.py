@@ -16,6 +16,10 @@ ENUMERATE = "glucose4"
 PRUNE = "glucose4"  # many small calls under assumptions (the class search's viability checks)
 # refuting the wrong source tuples of a label group: MNMath's sums 1.3x faster than CaDiCaL
 REFUTE = "minisat22"
+# questions about a task's optimal maps, which a timer may interrupt (rscount.insight.decisions;
+# python-sat cannot interrupt CaDiCaL): Glucose, MNMath + poker + SDD-OIA's identities in 20 s,
+# MiniSat 35 s, MapleChrono 23 s
+DECIDE = "glucose4"
 
 
 def solver(name: str, clauses: Iterable[Sequence[int]] = ()) -> Solver:

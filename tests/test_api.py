@@ -41,11 +41,15 @@ def test_check_returns_its_status_and_the_unidentified_concepts_as_data():
     report = rscount.check(XOR3)  # which pins its count with expect: {count: 24}
     assert report.valid and not report.free_of_shortcuts and report.status == rscount.Status.PASSED
     assert report.unidentified == {
-        "c1": rscount.Unidentified(("c2", "c3"), True),
-        "c2": rscount.Unidentified(("c1", "c3"), True),
-        "c3": rscount.Unidentified(("c1", "c2"), True),
+        "c1": rscount.Unidentified(("c2", "c3"), True, (0, 1)),
+        "c2": rscount.Unidentified(("c1", "c3"), True, (0, 1)),
+        "c3": rscount.Unidentified(("c1", "c2"), True, (0, 1)),
     }
-    assert report.to_dict()["unidentified"]["c1"] == {"reads": ["c2", "c3"], "remapped": True}
+    assert report.to_dict()["unidentified"]["c1"] == {
+        "reads": ["c2", "c3"],
+        "remapped": True,
+        "moved": [0, 1],
+    }
 
 
 def test_a_training_pipeline_changes_the_support_and_keeps_the_pin():

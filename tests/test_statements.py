@@ -41,8 +41,8 @@ def assert_explain(drawn: Drawn, truth: Truth) -> None:
         assert m in optimal and m != truth.identity, record["text"]
         assert record["involves"] == truth.involves(m), record["text"]
     assert found["unidentified"] == {
-        name: {"reads": list(reads), "remapped": remapped}
-        for name, (reads, remapped) in truth.unidentified().items()
+        name: {"reads": list(reads), "remapped": remapped, "moved": list(moved)}
+        for name, (reads, remapped, moved) in truth.unidentified().items()
     }
     summary = found["summary"]
     if summary["exact"]:
@@ -53,7 +53,7 @@ def assert_check(drawn: Drawn, truth: Truth) -> None:
     report = rscount.check(drawn.task(), mode=mode_of(drawn), timeout=None)
     assert report.result is not None and report.result.count == truth.count
     assert report.status == ("free" if truth.count == 1 else "shortcuts")
-    unidentified = {name: (u.reads, u.remapped) for name, u in (report.unidentified or {}).items()}
+    unidentified = {name: (u.reads, u.remapped, u.moved) for name, u in (report.unidentified or {}).items()}
     assert unidentified == truth.unidentified()
 
 

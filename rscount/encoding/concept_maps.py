@@ -24,6 +24,7 @@ from ..knowledge.circuit import FALSE, CNFBuilder, Dom, compile_expr, exactly_on
 from ..limits import number_text
 from ..progress import Progress
 from ..task.model import Mode, Task
+from ..task.support import Row
 from ..version import __version__
 from .inputs import example_inputs
 from .model import Encoding
@@ -51,14 +52,60 @@ def encode_maps(task: Task, progress: Progress | None = None, objects: bool = Fa
             f"{MAX_EXAMPLES} rscount encodes one by one; sample it",
             ("fraction", "examples"),
         )
+    b, pool, maps, unseen_clauses = _variables(task, objects)
+    examples = _example_constraints(b, task, maps, progress)
+    return _assembled(task, pool, maps, unseen_clauses, examples, objects)
+
+
+@dataclass
+class LazyMaps:
+    """A task's CNF with its map variables and domain constraints but no row yet (`encoding`), and
+    its rows added on demand (`add`): questions that check a candidate map against every row (which
+    evaluating the knowledge does at once) encode only the rows candidates break."""
+
+    encoding: Encoding
+    rows: RowEncoder
+
+    def add(self, row: Row) -> list[list[int]]:
+        """The clauses (new variables included) of `row`'s constraint, added to the builder."""
+        clauses = self.rows.builder.clauses
+        first = len(clauses)
+        self.rows.add(row)
+        return clauses[first:]
+
+    def new_var(self) -> int:
+        """A variable of no clause yet, numbered after every row's (a question's selector)."""
+        return self.rows.builder.new_var()
+
+
+def lazy_maps(task: Task, objects: bool = False) -> LazyMaps:
+    """The CNF of encode_maps without its rows, and the means to add them one by one."""
+    b, pool, maps, unseen_clauses = _variables(task, objects)
+    encoding = _assembled(task, pool, maps, unseen_clauses, [], objects)
+    return LazyMaps(encoding, RowEncoder(b, task, maps))
+
+
+def _variables(task: Task, objects: bool) -> tuple[CNFBuilder, MapPool, _Maps, list[list[int]]]:
+    """The builder, the map variables with their domain constraints, and the unseen values' clauses."""
     b = CNFBuilder()
     pool = MapPool(b)
     sizes = [len(c.values) for c in task.concepts]
     binary = all(s == 2 for s in sizes)
     uniform = len(set(sizes)) == 1 and not objects
     maps = _object_maps(pool, task, binary) if objects else _concept_maps(pool, task, binary, uniform)
-    unseen_clauses = _domain_constraints(b, task, maps, objects, binary)
-    examples = _example_constraints(b, task, maps, progress)
+    return b, pool, maps, _domain_constraints(b, task, maps, objects, binary)
+
+
+def _assembled(
+    task: Task,
+    pool: MapPool,
+    maps: _Maps,
+    unseen_clauses: list[list[int]],
+    examples: list[tuple[int, int, int, int]],
+    objects: bool,
+) -> Encoding:
+    """The Encoding of the builder's clauses so far, the unseen values' after them."""
+    b = pool.builder
     mode = Mode.OBJECTS if objects else Mode.DISENTANGLED
     supervised = len(task.support.supervised) + len(task.support.partial)
     comments = [
@@ -72,6 +119,8 @@ def encode_maps(task: Task, progress: Progress | None = None, objects: bool = Fa
     core_size = len(b.clauses)
     cnf = pool.dimacs(b.clauses + unseen_clauses, comments)
     core_projection = [v for v in cnf.projection or [] if v not in maps.unseen]
+    sizes = [len(c.values) for c in task.concepts]
+    uniform = len(set(sizes)) == 1 and not objects
     seen = _seen_values(task)
     unseen_values = sum(len(c.values) - len(s) for c, s in zip(task.concepts, seen)) if uniform else 0
     factor = max(sizes) ** unseen_values
@@ -162,38 +211,56 @@ def _mux(b: CNFBuilder, p_col: list[int], f_lits: list[int]) -> int:
     return x
 
 
-def _example_constraints(
-    b: CNFBuilder, task: Task, maps: _Maps, progress: Progress | None
-) -> list[tuple[int, int, int, int]]:
-    """Per supervised row, f maps it to itself (on the concepts supervised, for a row supervised on
-    some only); per other row, its image keeps every label. Returns each row's label clause range
-    and auxiliary variable range (see Encoding.examples), rows supervised whole excepted."""
-    concepts, p, f = task.concepts, maps.p, maps.f
-    k = len(concepts)
-    supervised = task.support.supervised
-    p_cols = [[p[i][j] for i in range(k)] for j in range(k)]
-    examples: list[tuple[int, int, int, int]] = []
-    rows = task.support.rows
-    labels = task.shared_labels
-    for n, row in enumerate(rows):
-        if progress:
-            progress.update(f"encoding example {n + 1}/{len(rows)}")
+@dataclass
+class RowEncoder:
+    """Adds one support row's constraint on the map variables to a builder: a supervised row (or
+    part of one) is mapped to itself, any other row's image keeps the row's labels."""
+
+    builder: CNFBuilder
+    task: Task
+    maps: _Maps
+
+    def __post_init__(self) -> None:
+        k = len(self.task.concepts)
+        self.p_cols = [[self.maps.p[i][j] for i in range(k)] for j in range(k)]
+        self.labels = self.task.shared_labels
+
+    def add(self, row: Row) -> tuple[int, int, int, int] | None:
+        """Encode `row`; its label clause range and auxiliary variable range (Encoding.examples),
+        None for a row supervised whole (its constraint is only on F)."""
+        b, concepts, p, f = self.builder, self.task.concepts, self.maps.p, self.maps.f
+        k = len(concepts)
         idx = [c.index[v] for c, v in zip(concepts, row)]
-        for j in task.support.supervised_on(row):  # predicted j equals the row's j
+        for j in self.task.support.supervised_on(row):  # predicted j equals the row's j
             for i in range(k):
                 b.clauses.append([-p[i][j], f[i][idx[i]][idx[j]]])
-        if row in supervised:
-            continue
+        if row in self.task.support.supervised:
+            return None
         b.new_scope()
         clause_lo, var_lo = len(b.clauses), b.num_vars + 1
 
         def select(j: int, u: int) -> int:
-            return _mux(b, p_cols[j], [f[i][idx[i]][u] for i in range(k)])  # noqa: B023 (used now)
+            return _mux(b, self.p_cols[j], [f[i][idx[i]][u] for i in range(k)])
 
         inputs = example_inputs(b, concepts, select)
         memo: dict[int, Dom] = {}
-        for (label, expr), value in zip(labels.items(), task.label_of(row)):
+        for (label, expr), value in zip(self.labels.items(), self.task.label_of(row)):
             dom = compile_expr(b, expr, inputs, f"labels.{label}", memo)
             b.add([dom.get(value, FALSE)])
-        examples.append((clause_lo, len(b.clauses), var_lo, b.num_vars + 1))
+        return clause_lo, len(b.clauses), var_lo, b.num_vars + 1
+
+
+def _example_constraints(
+    b: CNFBuilder, task: Task, maps: _Maps, progress: Progress | None
+) -> list[tuple[int, int, int, int]]:
+    """Every support row's constraint (RowEncoder); returns each row's label clause range and
+    auxiliary variable range (see Encoding.examples), rows supervised whole excepted."""
+    rows = RowEncoder(b, task, maps)
+    examples: list[tuple[int, int, int, int]] = []
+    for n, row in enumerate(task.support.rows):
+        if progress:
+            progress.update(f"encoding example {n + 1}/{len(task.support.rows)}")
+        example = rows.add(row)
+        if example is not None:
+            examples.append(example)
     return examples

@@ -182,9 +182,6 @@ def explain(
         ],
         summary,
         {name: values for name, values in unseen.items() if values},
-        {
-            name: {"reads": list(u.reads), "remapped": u.remapped}
-            for name, u in unidentified_concepts(task, mode).items()
-        },
+        {name: u.to_dict() for name, u in unidentified_concepts(task, mode).items()},
         round(time.perf_counter() - start, 6),
     )

@@ -160,10 +160,7 @@ class Judgement:
             "expectations": [o.to_dict() for o in self.outcomes],
             "unidentified": None
             if self.unidentified is None
-            else {
-                name: {"reads": list(u.reads), "remapped": u.remapped}
-                for name, u in self.unidentified.items()
-            },
+            else {name: u.to_dict() for name, u in self.unidentified.items()},
         }
 
 
@@ -258,7 +255,6 @@ def _name_involved(
                 unidentified_concepts,
                 task,
                 mode,
-                str(result.method),
                 timeout=None if left is None else max(left, 1.0),
                 memory=settings.memory,
             )

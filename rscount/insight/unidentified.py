@@ -2,24 +2,24 @@
 
 A predicted concept j keeps its meaning in a map (pi, f) when it reads its own ground-truth concept
 (P[j][j]) through the identity value map. The task identifies j when every optimal map keeps it;
-one SAT call on the task's CNF with "j is not kept" decides that, and further calls say which
-concepts j may read instead.
+SAT calls on the task's CNF decide that, which concepts j may read instead, and which of its values
+may be predicted as others (rscount.insight.decisions).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .. import sat
 from ..counting.budget import Declined
 from ..counting.methods.search import loose_concepts
 from ..counting.problem import CountProblem
-from ..counting.settings import Method
-from ..encoding.modes import encode
-from ..task.model import Mode, Task
+from ..errors import NotApplicable
+from ..task.model import Mode, Task, Value
+from .decisions import MapSolver, Undecided, identities
 
-# Identification by search visits at most this many permutation prefixes and search nodes before SAT
-# on the CNF answers instead (search answers mnadd-n2's 24 permutations in 3000 nodes).
+# Identification by search (for supports too large to encode) visits at most this many permutation
+# prefixes and search nodes (search answers mnadd-n2's 24 permutations in 3000 nodes).
 SEARCH_PERMUTATIONS = 20_000
 SEARCH_NODES = 2_000_000
 
@@ -27,50 +27,60 @@ SEARCH_NODES = 2_000_000
 @dataclass(frozen=True)
 class Unidentified:
     """How a concept may lose its meaning in some optimal map: the ground-truth concepts it may read
-    instead of its own, and whether its values may be remapped while it reads its own."""
+    instead of its own, whether its values may be remapped while it reads its own, and which of its
+    values some optimal map predicts as other values (`moved`; None when not decided: identification
+    by search answers per concept only). The values not moved are kept by every optimal map."""
 
     reads: tuple[str, ...]
     remapped: bool
+    moved: tuple[Value, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: reads, remapped, and the values moved (None: not decided)."""
+        return {
+            "reads": list(self.reads),
+            "remapped": self.remapped,
+            "moved": None if self.moved is None else list(self.moved),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Unidentified:
+        """The Unidentified of its JSON form."""
+        moved = data.get("moved")
+        return cls(tuple(data["reads"]), data["remapped"], None if moved is None else tuple(moved))
 
 
-def unidentified_concepts(task: Task, mode: Mode, counted_by: str | None = None) -> dict[str, Unidentified]:
-    """Each concept that some optimal map does not keep, with the ground-truth concepts it may read
-    and whether its values may be remapped: by search in the disentangled mode (no CNF: a program's
-    labels on many rows make a CNF of gigabytes), within its budget unless search is what counted
-    the task (`counted_by`: then the CNF is likely the larger work), else by SAT on the CNF."""
+def unidentified_concepts(task: Task, mode: Mode) -> dict[str, Unidentified]:
+    """Each concept that some optimal map does not keep, with the ground-truth concepts it may read,
+    whether its values may be remapped and which values may move: decided by SAT on the task's CNF
+    (rscount.insight.decisions), or, where that is too hard for the solver (a program's sums on ten
+    thousand rows) or the support too large to encode, by the search method's identification (per
+    concept only: `moved` is None)."""
+    try:  # where the search method applies, it answers what SAT cannot quickly; else classes do
+        with MapSolver(task, mode) as solver:
+            found = identities(solver, classes=mode != Mode.DISENTANGLED)
+    except (NotApplicable, Undecided):
+        return _by_search(task, mode)
     names = task.names
-    unbounded = counted_by == Method.SEARCH
-    try:
-        loose = loose_concepts(
-            CountProblem(task, mode),
-            None if unbounded else SEARCH_PERMUTATIONS,
-            None if unbounded else SEARCH_NODES,
+    return {
+        names[j]: Unidentified(
+            tuple(names[i] for i in sorted(who.reads)),
+            who.remapped,
+            tuple(v for n, v in enumerate(task.concepts[j].values) if n in who.moved),
         )
-    except Declined:
-        return _unidentified_by_sat(task, mode)
+        for j, who in enumerate(found)
+        if who.reads or who.remapped or who.moved
+    }
+
+
+def _by_search(task: Task, mode: Mode) -> dict[str, Unidentified]:
+    """unidentified_concepts by the search method, within its budget (disentangled mode)."""
+    try:
+        loose = loose_concepts(CountProblem(task, mode), SEARCH_PERMUTATIONS, SEARCH_NODES)
+    except Declined as exc:
+        raise NotApplicable(f"the concepts involved: {exc}") from None
+    names = task.names
     return {
         names[j]: Unidentified(tuple(names[i] for i in sorted(found.readers)), found.remapped)
         for j, found in sorted(loose.items())
     }
-
-
-def _unidentified_by_sat(task: Task, mode: Mode) -> dict[str, Unidentified]:
-    """unidentified_concepts by SAT calls on the task's CNF in counting mode `mode`."""
-    encoding = encode(task, mode)
-    names = task.names
-    p, f = encoding.p_vars, encoding.f_lits
-    found = {}
-    with sat.solver(sat.CHECK, encoding.cnf.clauses) as solver:
-        fresh = encoding.cnf.num_vars
-        for j, concept in enumerate(task.concepts):
-            kept = [p[j][j]] + [f[j][v][v] for v in range(len(concept.values))]
-            fresh += 1
-            solver.add_clause([-fresh] + [-lit for lit in kept])
-            if not solver.solve(assumptions=[fresh]):
-                continue
-            readers = [names[i] for i in range(len(names)) if i != j and solver.solve(assumptions=[p[i][j]])]
-            fresh += 1
-            solver.add_clause([-fresh] + [-lit for lit in kept[1:]])
-            remapped = bool(solver.solve(assumptions=[fresh, p[j][j]]))
-            found[concept.name] = Unidentified(tuple(readers), remapped)
-    return found

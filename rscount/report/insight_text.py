@@ -47,9 +47,7 @@ def explain_text(record: Explanation) -> str:
         lines.append(f"  involving {', '.join(concepts)}:")
         lines += [f"    {n:>{width}}. {text}" for n, text in maps]
     if record.unidentified:
-        loose = {
-            name: Unidentified(tuple(u["reads"]), u["remapped"]) for name, u in record.unidentified.items()
-        }
+        loose = {name: Unidentified.from_dict(u) for name, u in record.unidentified.items()}
         lines.append("concepts whose meaning the training data does not pin: " + moved_concepts(loose))
     lines.append("each map shown was checked by evaluating the knowledge on every training example")
     if record.unseen_values:

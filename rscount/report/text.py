@@ -157,10 +157,15 @@ def report_verdict(judged: Judgement) -> str:
 
 
 def unidentified_text(what: Unidentified) -> str:
-    """`may read c2, c3; its values may be remapped`."""
+    """`may read c2, c3; its values may be remapped; values 2, 3, 4 may be predicted as others`."""
     parts = [f"may read {', '.join(what.reads)}"] if what.reads else []
     if what.remapped:
         parts.append("its values may be remapped")
+    if what.moved:
+        shown = ", ".join(terminal(str(v)) for v in what.moved)
+        parts.append(f"{'value' if len(what.moved) == 1 else 'values'} {shown} may be predicted as others")
+    elif what.moved is not None:
+        parts.append("each value is always predicted as itself")
     return "; ".join(parts)
 
 

@@ -221,7 +221,7 @@ def test_unidentified_concepts_are_those_some_optimal_map_changes(cli):
     found = cli("explain", REPO / "tasks" / "and3.yaml", "--json").json()
     names = ("c1", "c2", "c3")
     assert found["unidentified"] == {
-        c: {"reads": [o for o in names if o != c], "remapped": False} for c in names
+        c: {"reads": [o for o in names if o != c], "remapped": False, "moved": []} for c in names
     }
     for args in (["--examples", "2"], ["--examples", "3", "--seed", "4"]):
         every = cli("explain", REPO / "tasks" / "xor3.yaml", *args, "--show", "1000", "--json").json()

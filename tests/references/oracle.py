@@ -123,10 +123,11 @@ class Truth:
                  enumerate(p.names)}  # fmt: skip
         return {name: values for name, values in found.items() if values}
 
-    def unidentified(self) -> dict[str, tuple[tuple[str, ...], bool]]:
+    def unidentified(self) -> dict[str, tuple[tuple[str, ...], bool, tuple[Any, ...]]]:
         """Per concept some optimal map does not keep: the other concepts it may read (in concept
-        order) and whether its values may move while it reads its own."""
-        names = self.problem.names
+        order), whether its values may move while it reads its own, and its values some optimal map
+        predicts as another value (compared as values, whichever concept it feeds), in domain order."""
+        names, domains = self.problem.names, self.problem.domains
         found = {}
         for j, name in enumerate(names):
             if all(self.keeps(m, j) for m in self.maps):
@@ -135,7 +136,8 @@ class Truth:
                 names[i] for i in range(len(names)) if i != j and any(m[0][i] == j for m in self.maps)
             )
             remapped = any(m[0][j] == j and not self.keeps(m, j) for m in self.maps)
-            found[name] = (reads, remapped)
+            moved = tuple(v for n, v in enumerate(domains[j]) if any(m[1][j][n] != v for m in self.maps))
+            found[name] = (reads, remapped, moved)
         return found
 
     def summary(self) -> list[dict[str, Any]]:
