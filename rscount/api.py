@@ -90,11 +90,19 @@ def check(
 
 
 def explain(
-    task: TaskLike, mode: Mode | str | None = None, show: int = 5, randomly: bool = False, seed: int = 1
+    task: TaskLike,
+    mode: Mode | str | None = None,
+    show: int = 5,
+    randomly: bool = False,
+    seed: int = 1,
+    timeout: float | None = None,
 ) -> Explanation:
-    """`show` optimal maps other than the intended one, readably, and how often each concept keeps
-    its meaning (`randomly`: the maps shown are drawn uniformly with `seed`)."""
-    return explain_task(_task(task), None if mode is None else parse_mode(mode), show, randomly, seed)
+    """`show` optimal maps other than the intended one, readably (the simplest first, or with
+    `randomly` drawn uniformly with `seed`), the concepts involved and how often each concept keeps
+    its meaning; a `timeout` leaves out what it stops (`stopped` names it)."""
+    chosen = None if mode is None else parse_mode(mode)
+    settings = _settings(Method.AUTO, None, timeout=timeout)
+    return explain_task(_task(task), chosen, show, randomly, seed, None, settings)
 
 
 def forecast(

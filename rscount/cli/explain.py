@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..counting.processes.isolation import run_stoppable
 from ..errors import InvalidSetting
 from ..insight.explain import explain
 from ..report.insight_text import explain_text
@@ -45,20 +44,11 @@ def run(args: argparse.Namespace) -> int:
     progress = options.progress(args)
     task, settings = options.task_within(args, settings)
     try:
-        record = run_stoppable(
-            explain,
-            task,
-            settings.mode,
-            args.show,
-            args.random,
-            args.seed,
-            progress,
-            **settings.limits(),
-        )
+        record = explain(task, settings.mode, args.show, args.random, args.seed, progress, settings)
     finally:
         progress.clear()
     say(to_json(record.to_dict()) if args.json else explain_text(record))
-    return Exit.OK
+    return Exit.LIMIT if record.stopped else Exit.OK
 
 
 HANDLERS = {"explain": run}

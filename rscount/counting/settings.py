@@ -139,6 +139,12 @@ class CountSettings:
         left = self.left()
         return self if left is None else self.replace(deadline=time.time() + left)
 
+    def portion(self, fraction: float) -> CountSettings:
+        """These settings with a deadline once `fraction` of the time left has passed (a part of a
+        command that must leave time for the parts after it)."""
+        left = self.left()
+        return self if left is None else self.replace(deadline=time.time() + fraction * left)
+
     def mode_for(self, task: Task) -> Mode:
         """The mode a task is counted in: this one, or the task's own."""
         return self.mode or task.mode

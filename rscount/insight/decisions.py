@@ -73,6 +73,17 @@ class MapSolver:
         """A variable of no clause yet (selectors, auxiliaries of a question)."""
         return self.lazy.new_var()
 
+    def reserve(self, top: int) -> None:
+        """Number later variables after `top` (the auxiliaries of an encoding built elsewhere)."""
+        builder = self.lazy.rows.builder
+        builder.num_vars = max(builder.num_vars, top)
+
+    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
+        """Add clauses for every later question: definitions of fresh variables, or maps left out
+        for good."""
+        for clause in clauses:
+            self.solver.add_clause(list(clause))
+
     def some_map(
         self, clauses: Iterable[Sequence[int]] = (), seconds: float | None = None
     ) -> ConceptMap | None:
@@ -91,10 +102,7 @@ class MapSolver:
                 broken = self.broken_rows(m)
                 if not broken:
                     found = m
-                for row in broken:
-                    self.encoded.add(row)
-                    for clause in self.lazy.add(row):
-                        self.solver.add_clause(clause)
+                self.encode_rows(broken)
         finally:
             self.solver.add_clause([-selector])
         return found
@@ -113,6 +121,13 @@ class MapSolver:
             self.solver.clear_interrupt()
             raise Undecided(f"no answer within {seconds:g} s")
         return bool(solved)
+
+    def encode_rows(self, rows: Iterable[Row]) -> None:
+        """Add the constraints of support rows to the CNF (for good: they are the task's)."""
+        for row in rows:
+            self.encoded.add(row)
+            for clause in self.lazy.add(row):
+                self.solver.add_clause(clause)
 
     def broken_rows(self, m: ConceptMap, most: int = ROWS_AT_ONCE) -> list[Row]:
         """Up to `most` support rows map `m` breaks (a supervised value moved, or a label changed)."""
@@ -144,7 +159,7 @@ class MapSolver:
 
     def forbid(self, m: ConceptMap) -> None:
         """Leave map `m` out of every later question's answers."""
-        self.solver.add_clause(self.blocking(m))
+        self.add_clauses([self.blocking(m)])
 
     def not_the_identity(self) -> list[int]:
         """The clause "some concept does not keep its meaning": the map is not the intended one."""
@@ -243,7 +258,7 @@ def _decide(
         m = solver.some_map([indicators, *guarded], seconds)
         if m is None:
             return
-        _witness(task, m, found)
+        witness(task, m, found)
         if all(not _answered(found, *q) for q in open_):
             raise InternalError("a map answering an open question answers none: the encodings disagree")
 
@@ -277,7 +292,7 @@ def _by_class(solver: MapSolver, found: list[Identity], seconds: float | None = 
         m = solver.some_map(fixed, seconds)
         if m is None:
             continue  # no optimal map has this permutation
-        _witness(task, m, at_rep)
+        witness(task, m, at_rep)
         _decide(solver, at_rep, questions, clauses=fixed, seconds=seconds)
         for x in range(k):
             for i in ins[x]:
@@ -312,8 +327,8 @@ def _answered(found: list[Identity], kind: str, j: int, x: int) -> bool:
     return x in found[j].moved
 
 
-def _witness(task: Task, m: ConceptMap, found: list[Identity]) -> None:
-    """Record what map `m` shows: who reads whom, remapped concepts, moved values."""
+def witness(task: Task, m: ConceptMap, found: list[Identity]) -> None:
+    """Record in `found` what map `m` shows: who reads whom, remapped concepts, moved values."""
     for i, j in enumerate(m.pi):
         if i != j:
             found[j].reads.add(i)

@@ -6,19 +6,29 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import asdict, dataclass
-from typing import Any
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, TypeVar
 
+from ..counting.dispatch import count_task
 from ..counting.methods.jrs import count_jrs
-from ..errors import InternalError
+from ..counting.processes.isolation import run_stoppable
+from ..counting.settings import DEFAULT_SETTINGS, CountSettings
+from ..encoding.value_codes import ValueMapCoding
+from ..errors import InternalError, LimitReached
 from ..progress import Progress
 from ..sinks import terminal
 from ..task.model import Mode, Task
+from .decisions import Identity, MapSolver, witness
 from .jrs_pairs import jrs_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
-from .unidentified import unidentified_concepts
+from .simplest import every_map, simplest_maps
+from .unidentified import from_identities, unidentified_concepts
+
+T = TypeVar("T")
 
 ENUMERATE_MAX = 10_000  # up to this many optimal maps, every one is listed and summarised
+EVERY_MAP_MAX = 500  # up to this many shortcuts (counted), SAT lists them all: one call each
 SUMMARY_SAMPLES = 2000  # above it, the summary is estimated from this many uniform samples
 
 
@@ -61,13 +71,6 @@ def involved(entries: list[dict[str, Any]]) -> list[str]:
     return [n for n in names if n in changed]
 
 
-def _changes(m: ConceptMap) -> tuple[int, int]:
-    """(predicted concepts that lose their meaning, values that move): smaller reads simpler."""
-    lost = sum(not m.keeps_meaning(j) for j in range(len(m.pi)))
-    moved = sum(m.pi[i] != i or u != v for i in range(len(m.pi)) for v, u in enumerate(m.f[i]))
-    return lost, moved
-
-
 def _summary(task: Task, maps: list[ConceptMap], exact: bool) -> dict[str, Any]:
     rows = [
         {
@@ -97,18 +100,21 @@ class Explanation:
     describe_map and involved) in the order `order` says, the per-concept summary ({"exact",
     "over", "concepts"}), per concept the values no training row shows (the maps there are free and
     multiply the count), and the concepts whose meaning the task does not pin (`unidentified`:
-    {concept: {"reads": other concepts it may read, "remapped": whether its values may move}})."""
+    {concept: Unidentified.to_dict()}). A time limit leaves out what it stopped (`stopped` says
+    which): the count and shortcuts, the summary or the unidentified concepts are then None, and the
+    maps are those found before it."""
 
     task: str
     mode: Mode
-    count: int
-    shortcuts: int
+    count: int | None
+    shortcuts: int | None
     order: str
     maps: list[dict[str, Any]]
-    summary: dict[str, Any]
+    summary: dict[str, Any] | None
     unseen_values: dict[str, list[Any]]
-    unidentified: dict[str, dict[str, Any]]
+    unidentified: dict[str, dict[str, Any]] | None
     seconds: float
+    stopped: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of `rscount explain --json`."""
@@ -122,66 +128,166 @@ def explain(
     randomly: bool = False,
     seed: int = 1,
     progress: Progress | None = None,
+    settings: CountSettings = DEFAULT_SETTINGS,
 ) -> Explanation:
     """`show` optimal maps of `task` other than the intended one (each checked by evaluating the
-    knowledge), the concepts' summary and the unseen values; `randomly` draws the maps shown
-    uniformly (with `seed`) instead of showing the simplest first."""
+    knowledge), the count, the concepts' summary, the unseen values and the unidentified concepts;
+    `randomly` draws the maps shown uniformly (with `seed`) instead of showing the simplest first.
+    The count comes first, within half the time limit: when it is small, every map is listed by SAT
+    and the rest follows from them. Each part runs within what is left of the limit; a part the limit
+    stops is left out and named in `stopped`."""
     start = time.perf_counter()
     mode = mode or task.mode
     if mode == Mode.JRS:
-        result = count_jrs(task)
-        pairs = jrs_shortcuts(task, show)
-        order = "fewest concepts merged first, each with the simplest inference layer that fits it"
-        summary = {
-            "exact": True,
-            "over": result.count,
-            "concepts": [],
-            "intended": result.details["intended"],
-        }
-        seconds = round(time.perf_counter() - start, 6)
-        loose = {name: {"reads": [], "remapped": True} for name in result.details["not_identified"]}
-        return Explanation(
-            task.name, mode, result.count, result.shortcuts, order, pairs, summary, {}, loose, seconds
-        )
-    space = MapSpace(task, mode, progress)
-    identity = identity_map(task)
-    rng = random.Random(seed)
-    wanted = min(show, space.count - 1)
-    if space.count <= ENUMERATE_MAX:
-        every = list(space.maps())
-        others = [m for m in every if m != identity]
-        if randomly:
-            shown = rng.sample(others, wanted)
-            order = f"drawn uniformly at random without replacement (seed {seed})"
-        else:
-            shown = sorted(others, key=lambda m: (_changes(m), m.pi, m.f))[:wanted]
-            order = "fewest changed concepts, then fewest changed values, first"
-        summary = _summary(task, every, exact=True)
+        return _jrs(task, show, start)
+    settings = settings.commanded()
+    stopped: list[str] = []
+
+    def part(what: str, fn: Callable[..., T], *args: Any, share: float = 1.0) -> T | None:
+        try:
+            return run_stoppable(fn, *args, **settings.portion(share).limits(), what=what)
+        except LimitReached as exc:
+            stopped.append(f"{what} ({exc})")
+            return None
+
+    result = part("counting", count_task, task, settings.replace(mode=mode), progress, share=0.5)
+    count = result.count if result is not None and result.exact else None
+    if randomly:
+        drawn = part("drawing maps", _drawn, task, mode, show, seed)
+        order = f"drawn uniformly at random without replacement (seed {seed})"
+        found = _Found(drawn or [], part("deciding the concepts involved", _unidentified, task, mode))
     else:
-        shown = _distinct_samples(space, rng, wanted, identity)
-        order = f"drawn uniformly at random without replacement (seed {seed}; too many maps to list them all)"
-        summary = _summary(task, [space.sample(rng) for _ in range(SUMMARY_SAMPLES)], exact=False)
-    for m in shown:
-        problem = violation(task, m)
-        if problem is not None:  # a bug: the maps come from the encoding, the check from the knowledge
-            raise InternalError(f"explain: map {m} is not optimal: {problem}")
-    seen = space.coding.seen  # value numbers, per concept (per attribute in the objects mode)
-    unseen = {
-        c.name: [v for u, v in enumerate(c.values) if u not in seen[space.coding.owner[i]]]
-        for i, c in enumerate(task.concepts)
-    }
+        order = "fewest changed concepts, then fewest changed values, first"
+        found = _simplest(task, mode, show, count, settings, stopped)
+    summary = found.summary or part("summarising every optimal map", _summary_of, task, mode, seed)
     return Explanation(
         task.name,
         mode,
-        space.count,
-        space.count - 1,
+        None if result is None else result.count,
+        None if result is None else result.count - 1,
         order,
-        [
-            {"text": map_text(d), "concepts": d, "involves": involved(d)}
-            for d in (describe_map(task, m) for m in shown)
-        ],
+        [{"text": map_text(d), "concepts": d, "involves": involved(d)} for d in found.maps],
         summary,
-        {name: values for name, values in unseen.items() if values},
-        {name: u.to_dict() for name, u in unidentified_concepts(task, mode).items()},
+        unseen_values(task, mode),
+        found.unidentified,
         round(time.perf_counter() - start, 6),
+        stopped,
+    )
+
+
+@dataclass
+class _Found:
+    """What a search of the maps found: the maps shown (described), the unidentified concepts, and
+    the summary when every map was listed."""
+
+    maps: list[list[dict[str, Any]]]
+    unidentified: dict[str, dict[str, Any]] | None
+    summary: dict[str, Any] | None = None
+
+
+def _simplest(
+    task: Task, mode: Mode, show: int, count: int | None, settings: CountSettings, stopped: list[str]
+) -> _Found:
+    """_simplest_here in a child within the limits; a limit keeps the maps found before it (the
+    child reports them as it finds them)."""
+    progress = Progress(enabled=False)
+    try:
+        return run_stoppable(
+            _simplest_here,
+            task,
+            mode,
+            show,
+            count,
+            progress,
+            **settings.limits(),
+            what="finding maps",
+            progress=progress,
+        )
+    except LimitReached as exc:
+        stopped.append(f"finding maps and the concepts involved ({exc})")
+        maps: list[list[dict[str, Any]]] = exc.partial.get("maps", [])  # type: ignore[assignment]
+        return _Found(maps, None)
+
+
+def _simplest_here(task: Task, mode: Mode, show: int, count: int | None, progress: Progress) -> _Found:
+    """The `show` simplest maps, checked, and the unidentified concepts: from every map when the
+    exact `count` is at most EVERY_MAP_MAX (the summary too), else by the MaxSAT-like search and
+    the identifiability questions on the same solver."""
+
+    def described(maps: list[ConceptMap]) -> list[list[dict[str, Any]]]:
+        for m in maps:
+            _check(task, m)
+        return [describe_map(task, m) for m in maps]
+
+    with MapSolver(task, mode) as solver:
+        if count is not None and count - 1 <= EVERY_MAP_MAX:
+            maps = every_map(solver, count - 1, lambda ms: progress.known(maps=described(ms[:show])))
+            seen = [Identity() for _ in task.concepts]
+            for m in maps:
+                witness(task, m, seen)
+            unidentified = {name: u.to_dict() for name, u in from_identities(task, seen).items()}
+            summary = _summary(task, [identity_map(task), *maps], exact=True)
+            return _Found(described(maps[:show]), unidentified, summary)
+        shown: list[ConceptMap] = []
+        for m in simplest_maps(solver, show):
+            shown.append(m)
+            progress.known(maps=described(shown))
+        return _Found(described(shown), _unidentified(task, mode, solver))
+
+
+def _unidentified(task: Task, mode: Mode, solver: MapSolver | None = None) -> dict[str, dict[str, Any]]:
+    return {name: u.to_dict() for name, u in unidentified_concepts(task, mode, solver).items()}
+
+
+def _check(task: Task, m: ConceptMap) -> None:
+    problem = violation(task, m)
+    if problem is not None:  # a bug: the maps come from the encoding, the check from the knowledge
+        raise InternalError(f"explain: map {m} is not optimal: {problem}")
+
+
+def _drawn(task: Task, mode: Mode, show: int, seed: int) -> list[list[dict[str, Any]]]:
+    """`show` maps other than the intended one drawn uniformly without replacement (all of them in a
+    random order when there are no more)."""
+    space = MapSpace(task, mode)
+    identity, rng = identity_map(task), random.Random(seed)
+    wanted = min(show, space.count - 1)
+    if space.count <= ENUMERATE_MAX:
+        shown = rng.sample([m for m in space.maps() if m != identity], wanted)
+    else:
+        shown = _distinct_samples(space, rng, wanted, identity)
+    for m in shown:
+        _check(task, m)
+    return [describe_map(task, m) for m in shown]
+
+
+def _summary_of(task: Task, mode: Mode, seed: int) -> dict[str, Any]:
+    """How often each concept reads itself and keeps its meaning: over every optimal map, or over
+    SUMMARY_SAMPLES uniform samples of them when there are more than ENUMERATE_MAX."""
+    space = MapSpace(task, mode)
+    if space.count <= ENUMERATE_MAX:
+        return _summary(task, list(space.maps()), exact=True)
+    rng = random.Random(seed)
+    return _summary(task, [space.sample(rng) for _ in range(SUMMARY_SAMPLES)], exact=False)
+
+
+def unseen_values(task: Task, mode: Mode) -> dict[str, list[Any]]:
+    """Per concept, the values no training row shows (the objects mode: on no object), when some."""
+    coding = ValueMapCoding(task, shared=mode == Mode.OBJECTS)
+    unseen = {
+        c.name: [v for u, v in enumerate(c.values) if u not in coding.seen[coding.owner[i]]]
+        for i, c in enumerate(task.concepts)
+    }
+    return {name: values for name, values in unseen.items() if values}
+
+
+def _jrs(task: Task, show: int, start: float) -> Explanation:
+    """explain in the jrs mode: pairs (concept map, inference layer), fewest concepts merged first."""
+    result = count_jrs(task)
+    pairs = jrs_shortcuts(task, show)
+    order = "fewest concepts merged first, each with the simplest inference layer that fits it"
+    summary = {"exact": True, "over": result.count, "concepts": [], "intended": result.details["intended"]}
+    loose = {name: {"reads": [], "remapped": True} for name in result.details["not_identified"]}
+    seconds = round(time.perf_counter() - start, 6)
+    return Explanation(
+        task.name, Mode.JRS, result.count, result.shortcuts, order, pairs, summary, {}, loose, seconds
     )

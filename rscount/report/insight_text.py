@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from ..insight.advise import Advice
 from ..insight.explain import Explanation
@@ -20,61 +21,78 @@ def _percent(part: int, whole: int) -> str:
 
 
 def explain_text(record: Explanation) -> str:
-    """What explain found, as lines a person reads."""
+    """What explain found, as lines a person reads (what a time limit stopped, said at the end)."""
     task = terminal(record.task)
     if record.mode == Mode.JRS:
         return _jrs_text(record)
     count = record.count
-    shortcuts = f"{number(count - 1)} reasoning shortcut{'' if count == 2 else 's'}"
-    lines = [f"task {task} ({record.mode} count): {optimal_maps(count)}, {shortcuts}"]
-    if count == 1:
-        lines.append("only the intended map keeps every training label: no reasoning shortcuts")
-        return "\n".join(lines)
-    lines.append(
+    if count is None:
+        lines = [f"task {task} ({record.mode} count): the count was stopped by the time limit"]
+    else:
+        shortcuts = f"{number(count - 1)} reasoning shortcut{'' if count == 2 else 's'}"
+        lines = [f"task {task} ({record.mode} count): {optimal_maps(count)}, {shortcuts}"]
+        if count == 1:
+            lines.append("only the intended map keeps every training label: no reasoning shortcuts")
+            return "\n".join(lines)
+    if record.maps:
+        lines += _maps_text(record)
+    if record.unidentified:
+        loose = {name: Unidentified.from_dict(u) for name, u in record.unidentified.items()}
+        lines.append("concepts whose meaning the training data does not pin: " + moved_concepts(loose))
+    if record.unseen_values:
+        lists = "; ".join(
+            f"{c}: {' '.join(terminal(str(v)) for v in vs)}" for c, vs in record.unseen_values.items()
+        )
+        lines.append(f"values no training example shows (any image keeps every label): {lists}")
+    if record.summary is not None:
+        lines += _summary_text(record.summary)
+    lines += [f"not done within the time limit: {what}" for what in record.stopped]
+    lines.append(f"{record.seconds:.2f} s")
+    return "\n".join(lines)
+
+
+def _maps_text(record: Explanation) -> list[str]:
+    """The maps shown, grouped by the concepts they involve."""
+    lines = [
         "notation: `d1 <- d2: 3->5` = predicted d1 reads ground-truth d2, whose value 3 it takes for 5 "
         "(values not listed are kept)"
-    )
-    shown = len(record.maps)
-    lines.append(
-        f"{'all' if shown == count - 1 else shown} of the {shortcuts}, {record.order}, "
-        "grouped by the concepts they involve:"
-    )
-    width = len(str(len(record.maps)))
+    ]
+    shown, count = len(record.maps), record.count
+    whole = "all" if count is not None and shown == count - 1 else str(shown)
+    of = "" if count is None else f" of the {number(count - 1)}"
+    lines.append(f"{whole}{of} reasoning shortcuts, {record.order}, grouped by the concepts they involve:")
+    width = len(str(shown))
     groups: dict[tuple[str, ...], list[tuple[int, str]]] = {}
     for n, m in enumerate(record.maps, start=1):
         groups.setdefault(tuple(m["involves"]), []).append((n, m["text"]))
     for concepts, maps in groups.items():
         lines.append(f"  involving {', '.join(concepts)}:")
         lines += [f"    {n:>{width}}. {text}" for n, text in maps]
-    if record.unidentified:
-        loose = {name: Unidentified.from_dict(u) for name, u in record.unidentified.items()}
-        lines.append("concepts whose meaning the training data does not pin: " + moved_concepts(loose))
     lines.append("each map shown was checked by evaluating the knowledge on every training example")
-    if record.unseen_values:
-        lists = "; ".join(f"{c}: {' '.join(map(str, vs))}" for c, vs in record.unseen_values.items())
-        lines.append(f"values no training example shows (any image keeps every label): {lists}")
-    summary = record.summary
+    return lines
+
+
+def _summary_text(summary: dict[str, Any]) -> list[str]:
+    """How often each predicted concept reads its own concept and keeps its meaning."""
     over = summary["over"]
-    lines.append(
-        f"per predicted concept, over all {number(count)} optimal maps:"
+    lines = [
+        f"per predicted concept, over all {number(over)} optimal maps:"
         if summary["exact"]
         else f"per predicted concept, estimated from {over} uniformly drawn optimal maps:"
-    )
+    ]
     rows = [("concept", "reads its own concept", "keeps its meaning")]
     rows += [
         (r["concept"], _percent(r["reads_itself"], over), _percent(r["keeps_meaning"], over))
         for r in summary["concepts"]
     ]
     widths = [max(len(r[n]) for r in rows) for n in range(3)]
-    lines += ["  " + "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
-    lines.append(f"{record.seconds:.2f} s")
-    return "\n".join(lines)
+    return lines + ["  " + "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
 
 
 def _jrs_text(record: Explanation) -> str:
     """explain --mode jrs: concept maps that are not bijective, each with the simplest fitting layer."""
     task = terminal(record.task)
-    intended = record.summary["intended"]
+    intended = (record.summary or {}).get("intended")
     lines = [
         f"task {task} (jrs count): {number(record.count)} pairs (concept map, inference layer), "
         f"{number(intended)} intended, {number(record.shortcuts)} joint reasoning shortcuts"

@@ -10,18 +10,26 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from references.oracle import Truth
 from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
+from support import REPO
 
+from rscount.errors import InternalError
 from rscount.insight import decisions
 from rscount.insight.decisions import MapSolver, identities
 from rscount.insight.maps import identity_map, violation
+from rscount.insight.simplest import cost, every_map, simplest_maps
+from rscount.knowledge.loading import load_task
 from rscount.task.model import Mode
 
 ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=40)
 
 
+def mode_of(drawn: Drawn) -> Mode:
+    return Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
+
+
 def facts(drawn: Drawn, per_class: bool) -> dict[str, tuple[tuple[str, ...], bool, tuple[object, ...]]]:
     task = drawn.task()
-    mode = Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
+    mode = mode_of(drawn)
     names = task.names
     with MapSolver(task, mode) as solver:
         if per_class:
@@ -51,7 +59,7 @@ def test_identities_are_the_brute_forces_by_either_route(per_class, drawn):
 @given(drawn=st.one_of(plain_tasks(), object_tasks()))
 def test_every_map_found_is_optimal_and_the_last_question_has_none(drawn):
     task = drawn.task()
-    mode = Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
+    mode = mode_of(drawn)
     truth = Truth(drawn.problem)
     with MapSolver(task, mode) as solver:
         seen = []
@@ -60,3 +68,33 @@ def test_every_map_found_is_optimal_and_the_last_question_has_none(drawn):
             seen.append(m)
             solver.forbid(m)
         assert len(seen) == truth.count - 1
+
+
+@ORACLE
+@given(drawn=st.one_of(plain_tasks(), object_tasks()), wanted=st.integers(1, 6))
+def test_the_simplest_maps_are_the_cheapest_of_the_brute_force_in_order(drawn, wanted):
+    task = drawn.task()
+    truth = Truth(drawn.problem)
+    cheapest = sorted(truth.cost(m) for m in truth.maps if m != truth.identity)[:wanted]
+    with MapSolver(task, mode_of(drawn)) as solver:
+        found = simplest_maps(solver, wanted)
+    assert [cost(m) for m in found] == cheapest
+    assert len(set(found)) == len(found) and identity_map(task) not in found
+    assert all(violation(task, m) is None for m in found)
+
+
+@ORACLE
+@given(drawn=st.one_of(plain_tasks(), object_tasks()))
+def test_every_map_lists_the_brute_forces_maps_in_order_of_cost(drawn):
+    task = drawn.task()
+    truth = Truth(drawn.problem)
+    with MapSolver(task, mode_of(drawn)) as solver:
+        found = every_map(solver, truth.count - 1)
+    assert [cost(m) for m in found] == sorted(truth.cost(m) for m in truth.maps if m != truth.identity)
+    assert len(set(found)) == len(found) and all(violation(task, m) is None for m in found)
+
+
+def test_every_map_says_when_the_count_promises_more_maps_than_there_are():
+    task = load_task(REPO / "tasks" / "xor3.yaml")
+    with MapSolver(task, Mode.DISENTANGLED) as solver, pytest.raises(InternalError, match="only 23"):
+        every_map(solver, 24)

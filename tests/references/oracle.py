@@ -111,6 +111,15 @@ class Truth:
                 changed.update((i, j))
         return [n for k, n in enumerate(self.problem.names) if k in changed]
 
+    def cost(self, m: Map) -> tuple[int, int]:
+        """(predicted concepts that lose their meaning, ground-truth values predicted otherwise:
+        every value of a concept that feeds another), explain's order of simplicity."""
+        pi, f = m
+        domains = self.problem.domains
+        lost = sum(not self.keeps(m, j) for j in range(len(pi)))
+        moved = sum(pi[i] != i or f[i][n] != v for i in range(len(pi)) for n, v in enumerate(domains[i]))
+        return lost, moved
+
     # -- explain and check ---------------------------------------------------------------------
 
     def unseen_values(self) -> dict[str, list[Any]]:

@@ -1,0 +1,128 @@
+"""The simplest optimal maps other than the intended one, fewest changed concepts first, then fewest
+changed values (what `explain` shows), found by SAT instead of listing every map: two totalizers
+count the concepts that lose their meaning and the values moved, and bounds on them are questions to
+rscount.insight.decisions' incremental solver (whose rows join lazily). A map found is made minimal
+by asking for a strictly simpler one until there is none; each next map first asks for one as
+simple as the last, which is usually the answer, so a map costs one or two calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pysat.card import ITotalizer
+
+from ..errors import InternalError
+from .decisions import MapSolver
+from .maps import ConceptMap
+
+Cost = tuple[int, int]  # (concepts that lose their meaning, values moved)
+
+
+def cost(m: ConceptMap) -> Cost:
+    """How far map `m` is from the intended one: concepts that lose their meaning, values moved
+    (a value of a concept that reads another counts as moved)."""
+    lost = moved = 0
+    for i, images in enumerate(m.f):
+        same = [m.pi[i] == i and u == v for v, u in enumerate(images)]
+        lost += not all(same)
+        moved += same.count(False)
+    return lost, moved
+
+
+def simplest_maps(solver: MapSolver, wanted: int) -> list[ConceptMap]:
+    """Up to `wanted` optimal maps other than the intended one in the order of `cost` (ties in the
+    solver's order); fewer when there are fewer."""
+    bounds = _Bounds(solver)
+    found: list[ConceptMap] = []
+    blocked = [solver.not_the_identity()]
+    best: Cost | None = None
+    while len(found) < wanted:
+        m = None if best is None else solver.some_map([*blocked, *bounds.at_most(best)])
+        if m is None:  # none as simple as the last: the next simplest, made minimal
+            m = solver.some_map(blocked)
+            while m is not None:
+                simpler = solver.some_map([*blocked, *bounds.below(cost(m))])
+                if simpler is None:
+                    break
+                m = simpler
+        if m is None:
+            return found
+        found.append(m)
+        best = cost(m)
+        blocked.append(solver.blocking(m))
+    return found
+
+
+def every_map(
+    solver: MapSolver, shortcuts: int, found: Callable[[list[ConceptMap]], None] | None = None
+) -> list[ConceptMap]:
+    """All `shortcuts` optimal maps other than the intended one (their number known from a count),
+    in the order of `cost`: one satisfiable call each, none to prove there are no more, so the
+    solver's maps and the count cross-check each other. `found` hears the maps so far, now and then.
+    The solver keeps the maps blocked: it is spent."""
+    maps: list[ConceptMap] = []
+    solver.add_clauses([solver.not_the_identity()])
+    for n in range(shortcuts):
+        m = solver.some_map()
+        if m is None:
+            raise InternalError(f"the count says {shortcuts} shortcuts, the solver finds only {n}")
+        maps.append(m)
+        solver.forbid(m)
+        if found is not None and n % 50 == 0:
+            found(maps)
+    return sorted(maps, key=lambda m: (cost(m), m.pi, m.f))
+
+
+class _Bounds:
+    """Clauses bounding a map's cost, over totalizers of the indicators "concept i loses its meaning"
+    and "value v of concept i moves" (each implied by its cause, so a bound on them bounds the cost)."""
+
+    def __init__(self, solver: MapSolver) -> None:
+        p, f = solver.encoding.p_vars, solver.encoding.f_lits
+        lost, moved = [], []
+        for i, images in enumerate(f):
+            lose = solver.new_var()
+            lost.append(lose)
+            solver.add_clauses([[lose, p[i][i]]] + [[lose, images[v][v]] for v in range(len(images))])
+            for v in range(len(images)):
+                move = solver.new_var()
+                moved.append(move)
+                solver.add_clauses([[move, p[i][i]], [move, images[v][v]]])
+        self.solver = solver
+        self.lost = self._totalizer(lost)
+        self.moved = self._totalizer(moved)
+
+    def _totalizer(self, lits: list[int]) -> list[int]:
+        """The outputs of a totalizer over `lits`: output k holds when more than k of them do."""
+        tot = ITotalizer(lits, ubound=len(lits), top_id=self.solver.new_var())
+        self.solver.reserve(tot.top_id)
+        self.solver.add_clauses(tot.cnf.clauses)
+        rhs = list(tot.rhs)
+        tot.delete()
+        return rhs
+
+    def at_most(self, c: Cost) -> list[list[int]]:
+        """Clauses "the cost is at most `c`" (lexicographically)."""
+        lost, moved = c
+        either = self.solver.new_var()  # fewer concepts lost, or as many with at most `moved` values
+        return [
+            [-either, *self._most(self.lost, lost)],
+            [-either, *self._most(self.moved, moved)],
+            [either, *self._most(self.lost, lost - 1)],
+        ]
+
+    def below(self, c: Cost) -> list[list[int]]:
+        """Clauses "the cost is less than `c`" (lexicographically)."""
+        lost, moved = c
+        return self.at_most((lost, moved - 1)) if moved > 0 else [self._most(self.lost, lost - 1)]
+
+    @staticmethod
+    def _most(rhs: list[int], k: int) -> list[int]:
+        """The clause "at most k of the totalizer's inputs hold": empty (false) when k is negative,
+        a tautology when k bounds nothing."""
+        if k < 0:
+            return []
+        if k >= len(rhs):
+            return [rhs[0], -rhs[0]]
+        return [-rhs[k]]
