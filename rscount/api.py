@@ -136,6 +136,7 @@ def advise(
     target: int = 1,
     costs: Mapping[str, int] | None = None,
     budget: int = SEARCH_BUDGET,
+    by_counts: bool = False,
     method: Method | str = Method.AUTO,
     mode: Mode | str | None = None,
     seed: int = 1,
@@ -145,8 +146,9 @@ def advise(
     overwrite: bool = False,
 ) -> Advice:
     """The cheapest change of the training data that leaves at most `target` optimal maps (see
-    `rscount advise`: greedy, then an exact search of up to `budget` plans; `costs` per kind of step,
-    e.g. {"add": 1, "supervise": 3}), verified; `emit` writes the modified task file (the task file
+    `rscount advise`: for target 1 a SAT search proving the cheapest plan, else or with `by_counts`
+    greedy, then an exact search of up to `budget` counted plans; `costs` per kind of step, e.g.
+    {"add": 1, "supervise": 3}), verified; `emit` writes the modified task file (the task file
     itself edited, when `task` is its path). A `timeout` stops the search with the best plan found
     (`stopped`)."""
     plan_settings = AdviseSettings(
@@ -156,6 +158,7 @@ def advise(
         target=target,
         costs=Costs.parse(",".join(f"{k}={v}" for k, v in (costs or {}).items())),
         budget=budget,
+        by_counts=by_counts,
     )
     output = TaskOutput(
         path=None if emit is None else str(emit),

@@ -77,6 +77,12 @@ def add_commands(sub: Any) -> None:
         "and the cost below which none exists",
     )
     p.add_argument(
+        "--by-counts",
+        action="store_true",
+        help="find a plan by counting candidate plans (greedy, then exact), as for other targets and modes, "
+        "instead of by SAT (the default for --target 1 in the disentangled and objects modes)",
+    )
+    p.add_argument(
         "--emit-task", metavar="PATH", help="write the modified task file (keeps files unless --force)"
     )
     parallel_options(p)
@@ -107,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 target=args.target,
                 costs=Costs.parse(args.cost),
                 budget=args.budget,
+                by_counts=args.by_counts,
             ),
             TaskOutput(
                 path=args.emit_task,

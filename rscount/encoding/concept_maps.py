@@ -66,13 +66,6 @@ class LazyMaps:
     encoding: Encoding
     rows: RowEncoder
 
-    def __post_init__(self) -> None:
-        self.first_row_clause = len(self.rows.builder.clauses)
-
-    def clauses(self) -> list[list[int]]:
-        """Every clause so far: the encoding's, then those of the rows added."""
-        return self.encoding.cnf.clauses + self.rows.builder.clauses[self.first_row_clause :]
-
     def add(self, row: Row) -> list[list[int]]:
         """The clauses (new variables included) of `row`'s constraint, added to the builder."""
         clauses = self.rows.builder.clauses

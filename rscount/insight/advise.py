@@ -1,15 +1,17 @@
 """Advice (`rscount advise`, `rscount.advise`): the cheapest change of the training data that
 leaves at most a target number of optimal maps, and whether it is proved cheapest.
 
-The steps are in rscount.insight.steps (supervise, add, annotate, annotate-one). First, every
-allowed step at once decides whether any plan can reach the target. Then a greedy search: each step
+The steps are in rscount.insight.steps (supervise, add, annotate, annotate-one). For the target of
+no shortcut (disentangled and objects modes), SAT finds the plan and proves it cheapest among the
+candidate steps without counting (rscount.insight.plan_hitting). For other targets and modes, every
+allowed step at once decides whether any plan can reach the target; then a greedy search: each step
 tries candidates of each kind and keeps the one whose modified task counts fewest optimal maps
 (ties: supervise, add, annotate, annotate-one; rows in support or domain order), until the target,
 a stall or the step limit; steps the final count does not need are dropped (last first). Its cost
 bounds the exact search (rscount.insight.plan_search), which proves the cheapest plan or says what
-it proved when its budget or the time limit stops it. The counts after each step are recounted, and
-the modified task is written out (the task file edited, rscount.formats.task_files.editing), read back and
-counted again.
+it proved when its budget or the time limit stops it. Either way, the modified task is written out
+(the task file edited, rscount.formats.task_files.editing), read back and counted again, and the
+count after each step is reported when time allows.
 """
 
 from __future__ import annotations
@@ -33,7 +35,10 @@ from ..knowledge.loading import task_from_dict
 from ..outputs import check_outputs, write_output
 from ..task.model import Mode, Task
 from ..task.support import all_rows, decode, domain_size
+from .explain import describe_map, map_text
+from .maps import ConceptMap
 from .plan_counts import Advisor, counted
+from .plan_hitting import sat_search
 from .plan_search import Costs, SearchState, moves, search
 from .steps import (
     ACTIONS,
@@ -48,6 +53,8 @@ from .steps import (
 )
 
 LISTED_ROWS_MAX = 100_000  # candidate rows are listed up to this many concept vectors, else sampled
+SAT_MODES = (Mode.DISENTANGLED, Mode.OBJECTS)  # where a plan for target 1 is found by SAT
+DRAWN_ROWS = 1000  # rows the SAT route may add where the concept space is too large to list
 SEARCH_BUDGET = 2000  # plans the exact search counts by default (XOR-3, one example: 760 to prove 4 steps)
 
 
@@ -55,8 +62,9 @@ SEARCH_BUDGET = 2000  # plans the exact search counts by default (XOR-3, one exa
 class AdviseSettings:
     """What a plan may do and how it is looked for: the kinds of step allowed (`actions`), the
     candidates of each kind a greedy step counts first (`candidates`), the greedy plan's length
-    limit, the optimal maps a plan may leave (`target`), what each kind of step costs, and the plans
-    the exact search may count (`budget`)."""
+    limit, the optimal maps a plan may leave (`target`), what each kind of step costs, the plans
+    the exact search may count (`budget`), and whether to count plans even where SAT could search
+    (`by_counts`: target 1 in the disentangled and objects modes)."""
 
     actions: tuple[str, ...] = ACTIONS
     candidates: int = 40
@@ -64,6 +72,7 @@ class AdviseSettings:
     target: int = 1
     costs: Costs = field(default_factory=Costs)
     budget: int = SEARCH_BUDGET
+    by_counts: bool = False
 
 
 @dataclass(frozen=True)
@@ -224,18 +233,24 @@ def advise(
     if settings.target < 1:
         raise InvalidSetting("target", f"must be at least 1, not {settings.target}")
     task = advisor.task
-    first = advisor.count([[]], "counting the task")[0]
-    state = SearchState([], counted(first))
+    by_sat = settings.target == 1 and advisor.mode in SAT_MODES and not settings.by_counts
+    state = SearchState([], None)
     search_info: dict[str, Any] = {"greedy_steps": 0}
     if task.program is not None and ANNOTATE in settings.actions:  # its labels are the program's queries
         settings = replace(settings, actions=tuple(a for a in settings.actions if a != ANNOTATE))
         search_info["left_out"] = f"{ANNOTATE}: a label of {task.program} is a query added to the program"
     stopped = False
+    first: CountOutcome | None = None
     try:
-        if counted(first) <= settings.target:
-            state.minimal, state.complete, state.bound = True, True, 0
+        if by_sat:  # the count as given is counted afterwards, beside the verifying count
+            _plan_by_sat(advisor, settings, state, search_info)
         else:
-            _plan(advisor, settings, state, search_info)
+            first = advisor.count([[]], "counting the task")[0]
+            state.count = counted(first)
+            if counted(first) <= settings.target:
+                state.minimal, state.complete, state.bound = True, True, 0
+            else:
+                _plan(advisor, settings, state, search_info)
     except TimeLimitExceeded:
         stopped = True
         state.why = "stopped by the time limit"
@@ -243,20 +258,21 @@ def advise(
     outcomes: list[CountOutcome] = []
     verified = None
     modified, text, base = _modified(task, plan, state.count if state.minimal else None, output.source)
-    if not stopped:
-        outcomes = advisor.count([plan[: n + 1] for n in range(len(plan))], "counting after each step")
-        if outcomes and outcomes[-1].exact and outcomes[-1].count != state.count:
-            raise InternalError(
-                f"advise: the plan counts {outcomes[-1].count}, the search said {state.count}"
-            )
-        last = outcomes[-1] if outcomes else first
-        modified, text, base = _modified(task, plan, counted(last) if last.exact else None, output.source)
-        # Verify on what a reader gets: the emitted text, loaded as a task file and counted afresh.
-        reloaded = task_from_dict(yaml.safe_load(text), modified.name, base)
-        check = advisor.count_tasks([reloaded], "re-counting the modified task", Method.AUTO)[0]
-        if check.exact and last.exact and check.count != last.count:
-            raise InternalError(f"advise: the modified task counts {check.count}, the plan {last.count}")
-        verified = {"count": check.count, "exact": check.exact, "method": str(check.method)}
+    try:  # the verifying count first; the count as given (SAT did not need it) and after each step next
+        if state.plan is not None and state.count is not None:
+            check, modified, text, base = _verified(advisor, plan, state, output.source)
+            verified = {"count": check.count, "exact": check.exact, "method": str(check.method)}
+            if not plan:
+                first = check
+        prefixes = [plan[: n + 1] for n in range(len(plan) - 1)] if verified and not stopped else []
+        given: list[list[Step]] = [[]] if first is None else []
+        batch = advisor.count(given + prefixes, "counting the task and each step") if given + prefixes else []
+        if first is None:
+            first, *batch = batch
+        if verified and len(batch) == len(prefixes):
+            outcomes = [*batch, check] if plan else []
+    except TimeLimitExceeded:
+        search_info["not_done"] = "the counts after each step" if first is not None else "the count as given"
     if output.path:
         write_output(output.path, text, "emit_task", output.overwrite)
     steps = [
@@ -277,7 +293,9 @@ def advise(
     return Advice(
         task=task.name,
         mode=advisor.mode,
-        start={"count": first.count, "exact": first.exact},
+        start={"count": None, "exact": False}
+        if first is None
+        else {"count": first.count, "exact": first.exact},
         actions=list(settings.actions),
         candidates=settings.candidates,
         target=settings.target,
@@ -294,6 +312,46 @@ def advise(
         counts=advisor.counts,
         seconds=round(time.perf_counter() - start_time, 6),
     )
+
+
+def _verified(
+    advisor: Advisor, plan: list[Step], state: SearchState, source: str | None
+) -> tuple[CountOutcome, Task, str, Path]:
+    """The modified task counted afresh as a reader gets it (its task file's text, loaded), which
+    must agree with what the search says it counts; with _modified's task, text and directory."""
+    modified, text, base = _modified(advisor.task, plan, state.count, source)
+    reloaded = task_from_dict(yaml.safe_load(text), modified.name, base)
+    check = advisor.count_tasks([reloaded], "re-counting the modified task", Method.AUTO)[0]
+    if check.exact and (state.exact or state.minimal) and check.count != state.count:
+        raise InternalError(f"advise: the modified task counts {check.count}, the search said {state.count}")
+    if not check.exact:
+        modified, text, base = _modified(advisor.task, plan, None, source)
+    return check, modified, text, base
+
+
+def _plan_by_sat(
+    advisor: Advisor, settings: AdviseSettings, state: SearchState, info: dict[str, Any]
+) -> None:
+    """Fill `state` by the SAT route (target 1, plan_hitting) over every step allowed, or where the
+    concept space is too large to list, every step on the support's rows and up to DRAWN_ROWS rows
+    drawn to add."""
+    task = advisor.task
+    steps = moves(task, settings.actions)
+    info["candidates_are"] = "every step allowed"
+    if steps is None:
+        seed = advisor.settings.seed
+        first, rest = candidate_steps(task, [], settings.actions, random.Random(seed), DRAWN_ROWS // 4)
+        steps = first + rest
+        info["candidates_are"] = (
+            f"every step on the support's rows, and adding one of up to {DRAWN_ROWS} rows drawn (seed {seed})"
+        )
+    info["candidates"] = len(steps)
+    try:
+        sat_search(advisor, steps, settings.costs, state, info)
+    finally:
+        unkillable = info.pop("unkillable", None)
+        if isinstance(unkillable, ConceptMap):
+            info["unkillable"] = map_text(describe_map(task, unkillable))
 
 
 def _plan(advisor: Advisor, settings: AdviseSettings, state: SearchState, info: dict[str, Any]) -> None:

@@ -129,6 +129,22 @@ class MapSolver:
             for clause in self.lazy.add(row):
                 self.solver.add_clause(clause)
 
+    def guard_row(self, row: Row, guard: int) -> None:
+        """Add the constraint of `row` (its labels kept, its supervision in the task), in force when
+        `guard` holds: a row a change of the support would add."""
+        for clause in self.lazy.add(row):
+            self.solver.add_clause([-guard, *clause])
+
+    def guard_values(self, row: Row, concepts: Iterable[int], *guards: int) -> None:
+        """Add "the image of `row` keeps its value of each of `concepts`", in force when all of
+        `guards` hold: supervision or annotation of those concepts on that row."""
+        p, f, task = self.encoding.p_vars, self.encoding.f_lits, self.task
+        idx = [c.index[v] for c, v in zip(task.concepts, row)]
+        unless = [-g for g in guards]
+        for j in concepts:
+            for i in range(len(p)):
+                self.solver.add_clause([*unless, -p[i][j], f[i][idx[i]][idx[j]]])
+
     def broken_rows(self, m: ConceptMap, most: int = ROWS_AT_ONCE) -> list[Row]:
         """Up to `most` support rows map `m` breaks (a supervised value moved, or a label changed)."""
         task = self.task

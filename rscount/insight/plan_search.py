@@ -132,9 +132,9 @@ def plans_costing(task: Task, steps: Sequence[Step], costs: Costs, level: int) -
 
 @dataclass
 class SearchState:
-    """What the search has established: the best plan (None: none reaches the target), its count,
-    whether it is proved cheapest, `bound` (no plan reaching the target costs less), plans
-    counted, and whether the search ran to its end."""
+    """What the search has established: the best plan (None: none reaches the target), its count
+    (`exact`: proved, as SAT proves it), whether it is proved cheapest, `bound` (no plan reaching
+    the target costs less), plans counted, and whether the search ran to its end."""
 
     plan: list[Step] | None
     count: int | None
@@ -144,6 +144,7 @@ class SearchState:
     complete: bool = False
     why: str = ""
     levels: list[int] = field(default_factory=list)
+    exact: bool = False
 
 
 def search(

@@ -117,10 +117,15 @@ def advise_text(record: Advice) -> str:
     """What advise found, as lines a person reads."""
     task = terminal(record.task)
     start = record.start
-    lines = [f"task {task} ({record.mode} count): {number(start['count'])} optimal maps as given"]
+    given = (
+        "the optimal maps as given not counted within the time limit"
+        if start["count"] is None
+        else f"{number(start['count'])} optimal maps as given"
+    )
+    lines = [f"task {task} ({record.mode} count): {given}"]
     target = record.target
     goal = "removes every shortcut" if target == 1 else f"leaves at most {number(target)} optimal maps"
-    if start["count"] <= target:
+    if start["count"] is not None and start["count"] <= target:
         done = "has no reasoning shortcuts" if target == 1 else f"has at most {number(target)} optimal maps"
         lines.append(f"nothing to do: the task as given {done}")
         return "\n".join(lines)
@@ -146,13 +151,19 @@ def advise_text(record: Advice) -> str:
         lines.append(f"minimal plan ({what}; proved: no {cheaper} {goal}):")
     elif reaches:
         lines.append(f"best plan found ({what}; proved: no plan {below} {goal}):")
+    elif search.get("unkillable"):
+        lines.append(
+            f"no plan {goal}: the shortcut {search['unkillable']} survives every candidate step"
+            f" ({search['candidates_are']})"
+        )
+        return "\n".join(lines)
     elif search.get("complete") and search.get("fewest_reachable", 0) > target:
         lines.append(f"no plan {goal}: {search['why']}; with every step:")
     else:
         why = search["why"] or "search ended"
         proved = f"proved: none {below}" if record.bound > 1 else "nothing proved yet"
         lines.append(f"no plan found that {goal} ({why}; {proved}); the best plan found ({what}):")
-    rows = [("0.", "as given", number(start["count"]))]
+    rows = [("0.", "as given", "" if start["count"] is None else number(start["count"]))]
     last = number(final)
     rows += [
         (
@@ -166,7 +177,7 @@ def advise_text(record: Advice) -> str:
     lines.append("  " + "step".ljust(widths[0] + widths[1] + 1) + "  optimal maps after it")
     lines += [f"  {a.rjust(widths[0])} {b.ljust(widths[1])}  {c}".rstrip() for a, b, c in rows]
     if search.get("why") and reaches and not record.minimal:
-        lines.append(f"the exact search {search['why']}")
+        lines.append(f"the {'SAT' if search.get('route') == 'sat' else 'exact'} search {search['why']}")
     v = record.verified
     if v is not None:
         how = "exact" if v["exact"] else "approximate"
@@ -176,10 +187,16 @@ def advise_text(record: Advice) -> str:
         )
     if record.emitted:
         lines.append(f"wrote {record.emitted}")
-    lines.append(
-        f"{record.counts} counts ({search.get('counted', 0)} in the exact search, "
-        f"{search.get('greedy_steps', 0)} greedy steps), {record.seconds:.2f} s"
-    )
+    if search.get("route") == "sat":
+        how = (
+            f"found by SAT over {number(search['candidates'])} candidate steps ({search['candidates_are']}): "
+            f"{search['shortcuts_noted']} shortcuts noted, {search['choices']} choices of steps"
+        )
+    else:
+        how = f"{search.get('counted', 0)} in the exact search, {search.get('greedy_steps', 0)} greedy steps"
+    if search.get("not_done"):
+        lines.append(f"not done within the time limit: {search['not_done']}")
+    lines.append(f"{how}; {record.counts} counts, {record.seconds:.2f} s")
     return "\n".join(lines)
 
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from references.bruteforce import brute_force_count, brute_force_maps
+from strategies.mixedtasks import object_tasks, plain_tasks
 from strategies.randomtasks import SETTINGS, specs
 from support import REPO
 
@@ -19,8 +20,9 @@ from rscount import advise, count
 from rscount.errors import TaskError
 from rscount.formats.task_files.writing import task_yaml
 from rscount.insight.advise import SEARCH_BUDGET
+from rscount.insight.plan_hitting import hitting_plan
 from rscount.insight.plan_search import Costs, moves, plans_costing
-from rscount.insight.steps import ANNOTATE, Step, apply_steps
+from rscount.insight.steps import ACTIONS, ANNOTATE, Step, apply_steps
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.families import builtin_task
 
@@ -70,9 +72,10 @@ def test_a_stall_is_reported_with_the_best_count(cli):
     run = cli("advise", REPO / "tasks" / "mnadd.yaml", "--actions", "add", "--jobs", "1")
     assert run.code == 0
     assert (
-        "no plan removes every shortcut: no plan reaches 1: with every step allowed the task still has 2"
-        in run.out
+        "no plan removes every shortcut: the shortcut d1 <- d2; d2 <- d1 survives every candidate" in run.out
     )
+    by_counts = cli("advise", REPO / "tasks" / "mnadd.yaml", "--actions", "add", "--jobs", "1", "--by-counts")
+    assert "no plan reaches 1: with every step allowed the task still has 2" in by_counts.out
 
 
 def test_annotating_a_concept_means_supervising_it_on_every_example():
@@ -282,25 +285,26 @@ def test_a_search_cut_by_its_budget_gives_the_best_plan_and_what_it_proved(cli, 
     data.update(support=[[0, 1, 1]])
     data.pop("expect", None)
     source.write_text(yaml.safe_dump(data))
-    record = cli("advise", source, "--budget", "30", "--jobs", "1", "--json").json()
+    record = cli("advise", source, "--budget", "30", "--jobs", "1", "--by-counts", "--json").json()
     assert not record["minimal"] and record["bound"] == 2  # every single step was counted: none suffices
     assert "budget of 30" in record["search"]["why"] and record["search"]["counted"] == 30
 
 
-def test_no_plan_is_said_only_when_every_step_at_once_misses_the_target(cli):
+def test_no_plan_is_said_when_a_shortcut_survives_every_step(cli):
     run = cli(
         "advise", REPO / "tasks" / "xor3.yaml", "--examples", "1", "--actions", "annotate", "--jobs", "1"
     )
     assert run.code == 0
-    assert (
-        "no plan removes every shortcut: no plan reaches 1: with every step allowed the task still has"
-        in run.out
+    assert "survives every candidate step (every step allowed)" in run.out
+    by_counts = cli(
+        "advise", REPO / "tasks" / "xor3.yaml", "--examples", "1", "--actions", "annotate", "--by-counts"
     )
+    assert "no plan reaches 1: with every step allowed the task still has" in by_counts.out
 
 
 def test_a_time_limit_stops_the_search_with_the_best_plan_and_exit_code_3(cli):
     # a budget of plans no machine counts in 4 s (plans of 5 steps over 160 candidates: about 10^9)
-    args = ("--budget", "1000000000", "--timeout", "4", "--jobs", "1", "--json")
+    args = ("--budget", "1000000000", "--timeout", "4", "--jobs", "1", "--by-counts", "--json")
     run = cli("advise", REPO / "tasks" / "mnadd-half.yaml", *args)
     assert run.code == 3, run.err
     record = run.json()
@@ -343,3 +347,55 @@ def test_a_program_task_is_advised_by_editing_its_file_which_keeps_the_program(c
     assert record["start"]["count"] == 4
     written = yaml.safe_load((tmp_path / "advised.yaml").read_text())
     assert written["program"] == "coins.pl" and "labels" not in written
+
+
+ROUTES = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=20)
+
+
+@ROUTES
+@given(
+    drawn=st.one_of(plain_tasks(max_space=8, max_rows=6), object_tasks(max_rows=4)),
+    actions=st.sets(st.sampled_from(ACTIONS), min_size=1),
+    costs=st.fixed_dictionaries({kind: st.integers(1, 3) for kind in ACTIONS}),
+)
+def test_the_sat_plan_removes_every_shortcut_and_costs_what_counting_every_plan_proves(drawn, actions, costs):
+    task = drawn.task()
+    mode = "disentangled" if drawn.problem.objects is None else "objects"
+    asked = {"actions": sorted(actions), "costs": costs, "mode": mode, "jobs": 1}
+    by_sat = advise(task, **asked)
+    by_counts = advise(task, **asked, by_counts=True, budget=400)
+    if by_sat.final_count is None:  # a shortcut survives every step: so counting says too
+        assert by_counts.final_count is None or by_counts.final_count > 1
+        assert by_counts.search.get("fewest_reachable", 2) > 1
+        return
+    assert by_sat.minimal and by_sat.verified["count"] == 1
+    plan = [
+        Step(p["action"], None if p["row"] is None else tuple(p["row"]), p["concept"]) for p in by_sat.plan
+    ]
+    assert count(apply_steps(task, plan), "exact", mode).count == 1  # independent of the emitted file
+    cost = sum(p["cost"] for p in by_sat.plan)
+    assert by_counts.bound <= cost  # what counting proved of every plan holds of SAT's
+    if by_counts.reached:
+        assert cost <= sum(p["cost"] for p in by_counts.plan)
+        assert cost == sum(p["cost"] for p in by_counts.plan) or not by_counts.minimal
+
+
+@pytest.mark.parametrize("name", ["xor3", "mnadd-half", "vlol-numerical-2", "mnadd-evenodd"])
+def test_past_its_settling_time_the_sat_search_returns_a_plan_that_works_and_a_true_bound(name):
+    task = load_task(REPO / "tasks" / f"{name}.yaml")
+    steps = moves(task, ACTIONS)
+    settled = hitting_plan(task, task.mode, steps, Costs(), settle_by=0.0)
+    proved = hitting_plan(task, task.mode, steps, Costs())
+    assert proved.minimal and count(apply_steps(task, proved.plan), "exact").count == 1
+    assert count(apply_steps(task, settled.plan), "exact").count == 1
+    assert settled.bound <= len(proved.plan) <= len(settled.plan)
+    assert settled.minimal == (len(settled.plan) == settled.bound)
+
+
+def test_a_time_limit_stops_the_sat_search_with_what_it_proved_and_exit_code_3(cli):
+    # MNMath's eight digits read each other: no solver answers its first question in 3 s
+    run = cli("advise", REPO / "tasks" / "mnmath-disentangled.yaml", "--timeout", "3", "--json")
+    assert run.code == 3, run.err
+    record = run.json()
+    assert record["stopped"] and not record["minimal"] and record["verified"] is None
+    assert record["search"]["route"] == "sat" and record["search"]["why"] == "stopped by the time limit"

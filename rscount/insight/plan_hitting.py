@@ -1,0 +1,301 @@
+"""advise's search for a plan that leaves only the intended map, by SAT instead of counts (an implicit
+hitting set): a plan must kill every shortcut, and a step kills a map when the changed task no longer
+admits it, which evaluating the knowledge on the map's images decides. So: find a shortcut that
+survives the current choice of steps (one SAT call on the task's CNF, each step's constraints under a
+literal of its own), note the ways to kill it, and choose the cheapest set of steps hitting every
+shortcut noted so far (weighted MaxSAT, PySAT's RC2); when none survives the choice, it is the
+cheapest plan among the candidate steps. Each choice's cost bounds every plan from below; completing a
+choice greedily (the cheapest way to kill each survivor) gives plans from above.
+
+Steps interact in one way: annotating a concept on every example annotates the rows a plan adds too,
+so annotating c together with adding a row whose image moves c kills a map neither kills alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF
+
+from ..counting.processes.isolation import run_stoppable
+from ..errors import InternalError, LimitReached, TimeLimitExceeded
+from ..progress import Progress
+from ..task.model import Mode, Task
+from ..task.support import Row
+from .decisions import MapSolver
+from .maps import ConceptMap
+from .plan_counts import Advisor
+from .plan_search import Costs, SearchState
+from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step
+
+SETTLE_SHARE = 0.6  # of the time left, after which a plan that works ends the search unproved
+COMPLETION_MAPS = 8  # survivors one choice is completed against (greedily) before the next choice
+
+
+@dataclass
+class Hitting:
+    """What the search established: the cheapest plan (None: none found yet), whether it is proved
+    cheapest, `bound` (no plan costs less), the cheapest plan known to work (`best`), the shortcuts
+    noted, the choices made, and a shortcut no candidate step kills (then no plan exists)."""
+
+    plan: list[Step] | None = None
+    minimal: bool = False
+    bound: int = 0
+    best: list[Step] | None = None
+    maps: int = 0
+    choices: int = 0
+    unkillable: ConceptMap | None = field(default=None)
+
+    def report(self) -> dict[str, object]:
+        """What a time limit keeps (through Progress.known)."""
+        return {"bound": self.bound, "best": self.best, "maps": self.maps, "choices": self.choices}
+
+
+@dataclass
+class _Ways:
+    """The ways to kill one shortcut: single steps (their literals), and annotations that kill it
+    together with any one of some add steps (annotation literal, add literals)."""
+
+    single: list[int]
+    paired: list[tuple[int, list[int]]]
+
+    def through(self, chosen: set[int]) -> bool:
+        """Whether the chosen steps kill the shortcut."""
+        return any(v in chosen for v in self.single) or any(
+            a in chosen and any(x in chosen for x in adds) for a, adds in self.paired
+        )
+
+
+def hitting_plan(
+    task: Task,
+    mode: Mode,
+    steps: Sequence[Step],
+    costs: Costs,
+    progress: Progress | None = None,
+    settle_by: float | None = None,
+) -> Hitting:
+    """The cheapest plan of `steps` after which `task` has no shortcut in `mode` (disentangled or
+    objects), proved cheapest among them; or a shortcut no step kills (no plan exists). `progress`
+    hears the bounds after every choice, for a time limit to keep. Past the time `settle_by`
+    (time.time()), a plan known to work ends the search unproved (`minimal` False)."""
+    state = Hitting()
+    kills = _Kills(task, steps, costs)
+    with MapSolver(task, mode) as solver, RC2(kills.formula()) as master:
+        guards = _Guards(solver, kills)
+        while True:
+            model = master.compute()
+            if model is None:
+                raise InternalError("advise: no choice of steps, yet every step is optional")
+            chosen = kills.plan_of(model)
+            state.bound, state.choices = master.cost, state.choices + 1
+            plan, noted, works = chosen, 0, False
+            while noted < COMPLETION_MAPS:
+                survivor = guards.survivor(plan)
+                if survivor is None:
+                    works = True
+                    break
+                ways = kills.ways(survivor, plan)
+                if not ways.single and not ways.paired:
+                    state.unkillable = survivor
+                    return state
+                for clause in kills.clauses(ways, master.pool.id):
+                    master.add_clause(clause)
+                state.maps, noted = state.maps + 1, noted + 1
+                state.bound = max(state.bound, kills.cheapest(ways))  # every plan kills this one
+                plan = kills.completed(plan, ways)
+            if works and noted == 0:  # the choice itself leaves no shortcut: the cheapest plan
+                state.plan = state.best = chosen
+                state.minimal = True
+                return state
+            if works and costs.total(plan) <= state.bound:  # a completion as cheap as the bound
+                state.plan = state.best = plan
+                state.minimal = True
+                return state
+            if works and (state.best is None or costs.total(plan) < costs.total(state.best)):
+                state.best = plan
+            if progress is not None:
+                progress.known(**state.report())
+                progress.update(
+                    f"advise: {state.maps} shortcuts noted, no plan costs less than {state.bound}"
+                    + (f", one costing {costs.total(state.best)} works" if state.best else "")
+                )
+            if settle_by is not None and time.time() > settle_by and state.best is not None:
+                state.plan = state.best
+                return state
+
+
+class _Kills:
+    """The candidate steps as MaxSAT literals (step n is variable n + 1, soft with its cost), and per
+    shortcut the ways to kill it, found by evaluating the knowledge on its images."""
+
+    def __init__(self, task: Task, steps: Sequence[Step], costs: Costs) -> None:
+        self.task, self.steps, self.costs = task, list(steps), costs
+        self.var = {s: n + 1 for n, s in enumerate(self.steps)}
+        self.present = set(task.support.rows)
+        self.adds = {s.row: self.var[s] for s in self.steps if s.action == ADD and s.row is not None}
+        self.rows: list[Row] = [*task.support.rows, *self.adds]
+        self.labels = task.labels_of(self.rows)
+
+    def formula(self) -> WCNF:
+        """Soft: leave each step out (weight: its cost); hard: a step on a row the task lacks needs
+        the step that adds it."""
+        formula = WCNF()
+        for s, v in self.var.items():
+            formula.append([-v], weight=self.costs.of(s))
+            if s.action in (SUPERVISE, ANNOTATE_ONE) and s.row is not None and s.row not in self.present:
+                formula.append([-v, self.adds[s.row]])
+        return formula
+
+    def plan_of(self, model: Sequence[int]) -> list[Step]:
+        """The steps a model of the master chooses, in candidate order."""
+        true = {lit for lit in model if lit > 0}
+        return [s for s in self.steps if self.var[s] in true]
+
+    def ways(self, m: ConceptMap, plan: Sequence[Step]) -> _Ways:
+        """The ways to kill `m`, which survives `plan` (a way through `plan` would mean that the
+        knowledge and the encoding disagree: InternalError)."""
+        task, k = self.task, len(self.task.concepts)
+        images = [m.predict(task, row) for row in self.rows]
+        relabelled = {r: a != b for r, a, b in zip(self.rows, task.labels_of(images), self.labels)}
+        moved = {r: {j for j in range(k) if image[j] != r[j]} for r, image in zip(self.rows, images)}
+        on_support = set().union(*(moved[r] for r in task.support.rows))
+        ways = _Ways([], [])
+        for s, v in self.var.items():
+            if s.action == ANNOTATE:
+                j = task.names.index(s.concept or "")
+                if j in on_support:
+                    ways.single.append(v)
+                elif adds := [self.adds[r] for r in self.adds if j in moved[r]]:
+                    ways.paired.append((v, adds))
+                continue
+            row = s.row
+            assert row is not None
+            with_add = row not in self.present and relabelled[row]  # the add it needs kills alone
+            if s.action == ADD:
+                killed = relabelled[row]
+            elif s.action == SUPERVISE:
+                killed = with_add or bool(moved[row])
+            else:
+                killed = with_add or task.names.index(s.concept or "") in moved[row]
+            if killed:
+                ways.single.append(v)
+        if ways.through({self.var[s] for s in plan}):
+            raise InternalError(f"advise: map {m} survives steps that kill it by the knowledge")
+        return ways
+
+    @staticmethod
+    def clauses(ways: _Ways, new_var: Callable[[], int]) -> list[list[int]]:
+        """The hard clauses "some chosen step kills this shortcut" (a pair: a new literal of the
+        master's implying both halves)."""
+        first, rest = list(ways.single), []
+        for a, adds in ways.paired:
+            both = new_var()
+            first.append(both)
+            rest += [[-both, a], [-both, *adds]]
+        return [first, *rest]
+
+    def cheapest(self, ways: _Ways) -> int:
+        """The cost of the cheapest way (with the add steps it needs): no plan killing the shortcut
+        costs less."""
+        return min(self.costs.total(self._needing(o)) for o in self._options(ways))
+
+    def _options(self, ways: _Ways) -> list[list[Step]]:
+        options = [[self.steps[v - 1]] for v in ways.single]
+        return options + [[self.steps[a - 1], self.steps[x - 1]] for a, adds in ways.paired for x in adds]
+
+    def _needing(self, option: list[Step]) -> list[Step]:
+        """`option` with the add steps its steps on rows the task lacks need."""
+        needed = [Step(ADD, s.row) for s in option if s.action != ADD and s.row not in self.present]
+        return list(dict.fromkeys([*needed, *option]))
+
+    def completed(self, plan: list[Step], ways: _Ways) -> list[Step]:
+        """`plan` with the cheapest way to kill a shortcut added (with the add steps it needs)."""
+        taken = set(plan)
+        extras = ([s for s in self._needing(o) if s not in taken] for o in self._options(ways))
+        cheapest = min(extras, key=self.costs.total)
+        chosen = taken | set(cheapest)
+        return [s for s in self.steps if s in chosen]
+
+
+class _Guards:
+    """The steps' constraints on one incremental solver, each in force under a literal of its own
+    (added the first time a plan takes the step), so that a plan is a set of assumptions."""
+
+    def __init__(self, solver: MapSolver, kills: _Kills) -> None:
+        self.solver, self.kills = solver, kills
+        self.guard: dict[Step, int] = {}
+        self.pairs: set[tuple[Step, Row]] = set()
+
+    def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
+        """A shortcut of the task after `plan` (None: the intended map is the only optimal one)."""
+        for a in plan:  # an annotation covers the rows the plan adds
+            for s in plan:
+                if a.action == ANNOTATE and s.action == ADD and s.row is not None:
+                    self._pair(a, s.row)
+        units = [[self._guard(s)] for s in plan]
+        return self.solver.some_map([self.solver.not_the_identity(), *units])
+
+    def _pair(self, annotation: Step, row: Row) -> None:
+        if (annotation, row) not in self.pairs:
+            self.pairs.add((annotation, row))
+            j = self.solver.task.names.index(annotation.concept or "")
+            self.solver.guard_values(row, [j], self._guard(annotation), self._guard(Step(ADD, row)))
+
+    def _guard(self, s: Step) -> int:
+        if s in self.guard:
+            return self.guard[s]
+        solver, task = self.solver, self.solver.task
+        g = self.guard[s] = solver.new_var()
+        if s.action == ANNOTATE:
+            j = task.names.index(s.concept or "")
+            for row in task.support.rows:
+                solver.guard_values(row, [j], g)
+        elif s.row is None:
+            raise InternalError(f"advise: step {s} has no row")
+        elif s.action == ADD:
+            solver.guard_row(s.row, g)
+        elif s.action == SUPERVISE:
+            solver.guard_values(s.row, range(len(task.concepts)), g)
+        else:
+            solver.guard_values(s.row, [task.names.index(s.concept or "")], g)
+        return g
+
+
+def sat_search(
+    advisor: Advisor, steps: Sequence[Step], costs: Costs, state: SearchState, info: dict[str, object]
+) -> None:
+    """Fill `state` (target 1) from hitting_plan, run in a child within the time left: the cheapest
+    plan (its count 1, proved by SAT; the caller recounts it), or that none exists. Past 60% of the
+    time left a plan that works ends the search, leaving time to verify it; stopped then or by the
+    limit, `state` holds the best plan known and the bound, and TimeLimitExceeded follows. `info`
+    gets the search's figures."""
+    progress = advisor.progress or Progress(enabled=False)
+    left = advisor.remaining()
+    settle_by = None if left is None else time.time() + SETTLE_SHARE * left
+    limit = {} if left is None else {"timeout": left, "elapsed": 0.0}
+    args = (advisor.task, advisor.mode, steps, costs, progress, settle_by)
+    try:
+        found = run_stoppable(hitting_plan, *args, **limit, what="advise", progress=progress)
+    except LimitReached as exc:
+        best = exc.partial.get("best")
+        found = Hitting(plan=list(best) if isinstance(best, list) else None)
+        found.bound = int(exc.partial.get("bound", 0))  # type: ignore[call-overload]
+        found.maps, found.choices = exc.partial.get("maps", 0), exc.partial.get("choices", 0)  # type: ignore[assignment]
+    info.update(route="sat", shortcuts_noted=found.maps, choices=found.choices)
+    if found.unkillable is not None:
+        state.plan, state.count, state.bound, state.complete = None, None, costs.total(steps) + 1, True
+        state.why = "a shortcut survives every candidate step"
+        info["unkillable"] = found.unkillable
+        return
+    state.plan, state.minimal, state.complete = found.plan, found.minimal, found.minimal
+    state.count = None if found.plan is None else 1
+    state.exact = found.plan is not None
+    if found.minimal and found.plan is not None:
+        state.bound = costs.total(found.plan)
+        return
+    state.bound = max(found.bound, 1)
+    state.why = "stopped by the time limit"
+    raise TimeLimitExceeded(advisor.settings.timeout or 0, "advise")
