@@ -9,7 +9,8 @@ with one value fixed (ValueMapSdds.marginals); the members h_out . rep . h_in of
 averaged in closed form: a uniformly random h_in sends i to every concept of its H_in-orbit alike,
 and h_out sends rep's image to every concept of its H_out-orbit alike, independently, while f_i
 becomes f_{h_in(i)}. A test vector keeps its labels under a uniformly drawn optimal map with
-probability count(support + vector) / count(support).
+probability count(support + vector) / count(support). A task with few optimal maps (counted by the
+fastest method) has its figures read off every map instead, listed by SAT.
 """
 
 from __future__ import annotations
@@ -34,8 +35,12 @@ from ..knowledge.symmetry_groups import symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
-from .maps import MapSpace
+from .decisions import MapSolver, Undecided
+from .maps import ConceptMap, MapSpace, identity_map
+from .simplest import every_map
 
+LISTED_MAX = 500  # optimal maps (counted) up to which the forecast is read off every one, listed by SAT
+LISTED_SECONDS = 10.0  # of SAT calls listing them, before the decomposition answers instead
 Table = list[list[int]]  # table[v][u]: maps with f_i(value v) = value u of the concept i feeds
 
 
@@ -173,6 +178,9 @@ def forecast(
         raise NotApplicable(f"forecast reads maps (pi, f): the disentangled and objects modes, not {mode}")
     if samples is not None:
         return _estimated(task, mode, test, samples, random.Random(seed), progress, start)
+    listed = _listed(task, mode, test, start)
+    if listed is not None:
+        return listed
     marginals = MapMarginals(task, mode, progress)
     concepts = task.concepts
     reads = {c.name: {s.name: Fraction(0) for s in concepts} for c in concepts}
@@ -227,6 +235,43 @@ def _estimated(
     if samples < 1:
         raise InvalidSetting("samples", f"must be at least 1, not {samples}")
     space = MapSpace(task, mode, progress)
+    drawn = []
+    for n in range(samples):
+        if progress:
+            progress.update(f"forecast: uniform draw {n + 1}/{samples}")
+        drawn.append(space.sample(rng))
+    found = _from_maps(task, mode, drawn, test, space.count, len(space.classes), start)
+    found.samples, found.margin = samples, math.sqrt(math.log(2 / 0.05) / (2 * samples))
+    return found
+
+
+def _listed(task: Task, mode: Mode, test: Sequence[Row] | None, start: float) -> Forecast | None:
+    """The exact forecast from every optimal map, listed by SAT (one call each) when the task's
+    count is at most LISTED_MAX; None when it has more, the count is not exact, or listing takes
+    more than LISTED_SECONDS (SAT on a program's sums over ten thousand rows; the decomposition's
+    marginals then answer)."""
+    counted = count_task(task, CountSettings(mode=mode))
+    if not counted.exact or counted.count > LISTED_MAX:
+        return None
+    try:
+        with MapSolver(task, mode) as solver:
+            maps = [identity_map(task), *every_map(solver, counted.count - 1, seconds=LISTED_SECONDS)]
+    except Undecided:
+        return None
+    return _from_maps(task, mode, maps, test, counted.count, 0, start)
+
+
+def _from_maps(
+    task: Task,
+    mode: Mode,
+    maps: Sequence[ConceptMap],
+    test: Sequence[Row] | None,
+    count: int,
+    classes: int,
+    start: float,
+) -> Forecast:
+    """The forecast's figures as frequencies over `maps` (every optimal map: exact; uniform draws:
+    estimates), each map evaluated on the support and the test vectors."""
     concepts, names = task.concepts, task.names
     reads = {c.name: dict.fromkeys(names, Fraction(0)) for c in concepts}
     values: dict[str, dict[str, dict[str, Fraction]]] = {
@@ -236,11 +281,8 @@ def _estimated(
     right = {n: 0 for n in names}
     right_test = {n: 0 for n in names}
     kept = 0
-    share = Fraction(1, samples)
-    for n in range(samples):
-        if progress:
-            progress.update(f"forecast: uniform draw {n + 1}/{samples}")
-        m = space.sample(rng)
+    share = Fraction(1, len(maps))
+    for m in maps:
         for i, c in enumerate(concepts):
             target = concepts[m.pi[i]]
             reads[target.name][c.name] += share
@@ -258,22 +300,20 @@ def _estimated(
     if extra:
         found = {
             "rows": len(extra),
-            "accuracy": {n: Fraction(k, samples * len(extra)) for n, k in right_test.items()},
-            "label_accuracy": Fraction(kept, samples * len(extra)),
+            "accuracy": {n: Fraction(k, len(maps) * len(extra)) for n, k in right_test.items()},
+            "label_accuracy": Fraction(kept, len(maps) * len(extra)),
         }
     return Forecast(
         task.name,
         mode,
-        space.count,
+        count,
         reads,
         values,
-        {n: Fraction(k, samples * len(rows)) for n, k in right.items()},
+        {n: Fraction(k, len(maps) * len(rows)) for n, k in right.items()},
         len(rows),
         found,
-        len(space.classes),
+        classes,
         round(time.perf_counter() - start, 6),
-        samples,
-        math.sqrt(math.log(2 / 0.05) / (2 * samples)),
     )
 
 

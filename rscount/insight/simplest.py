@@ -8,12 +8,13 @@ simple as the last, which is usually the answer, so a map costs one or two calls
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from pysat.card import ITotalizer
 
 from ..errors import InternalError
-from .decisions import MapSolver
+from .decisions import MapSolver, Undecided
 from .maps import ConceptMap
 
 Cost = tuple[int, int]  # (concepts that lose their meaning, values moved)
@@ -55,16 +56,23 @@ def simplest_maps(solver: MapSolver, wanted: int) -> list[ConceptMap]:
 
 
 def every_map(
-    solver: MapSolver, shortcuts: int, found: Callable[[list[ConceptMap]], None] | None = None
+    solver: MapSolver,
+    shortcuts: int,
+    found: Callable[[list[ConceptMap]], None] | None = None,
+    seconds: float | None = None,
 ) -> list[ConceptMap]:
     """All `shortcuts` optimal maps other than the intended one (their number known from a count),
     in the order of `cost`: one satisfiable call each, none to prove there are no more, so the
-    solver's maps and the count cross-check each other. `found` hears the maps so far, now and then.
-    The solver keeps the maps blocked: it is spent."""
+    solver's maps and the count cross-check each other. `found` hears the maps so far, now and then;
+    past `seconds` in all, Undecided. The solver keeps the maps blocked: it is spent."""
     maps: list[ConceptMap] = []
     solver.add_clauses([solver.not_the_identity()])
+    end = None if seconds is None else time.monotonic() + seconds
     for n in range(shortcuts):
-        m = solver.some_map()
+        left = None if end is None else end - time.monotonic()
+        if left is not None and left <= 0:
+            raise Undecided(f"{n} of {shortcuts} shortcuts listed in {seconds:g} s")
+        m = solver.some_map(seconds=left)
         if m is None:
             raise InternalError(f"the count says {shortcuts} shortcuts, the solver finds only {n}")
         maps.append(m)
