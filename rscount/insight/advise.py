@@ -47,6 +47,7 @@ from .steps import (
     ANNOTATE_ONE,
     SUPERVISE,
     Step,
+    addable,
     annotation_label,
     apply_steps,
     step_text,
@@ -54,6 +55,7 @@ from .steps import (
 
 LISTED_ROWS_MAX = 100_000  # candidate rows are listed up to this many concept vectors, else sampled
 SAT_MODES = (Mode.DISENTANGLED, Mode.OBJECTS)  # where a plan for target 1 is found by SAT
+SAT_STEPS_MAX = 50_000  # candidate steps the SAT route takes all of (vlol-theoryx-2: 39106 in 15 s)
 DRAWN_ROWS = 1000  # rows the SAT route may add where the concept space is too large to list
 SEARCH_BUDGET = 2000  # plans the exact search counts by default (XOR-3, one example: 760 to prove 4 steps)
 
@@ -116,10 +118,12 @@ def candidate_steps(
     if not support.exhaustive:
         rows = set(support.rows)
         if listed:
-            pools[ADD] = [Step(ADD, r) for r in all_rows(domains) if r not in rows]
+            pools[ADD] = [Step(ADD, r) for r in addable(now, [r for r in all_rows(domains) if r not in rows])]
         else:
             drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * candidates)}
-            pools[ADD] = [Step(ADD, r) for r in sorted(drawn, key=str) if r not in rows]
+            pools[ADD] = [
+                Step(ADD, r) for r in addable(now, [r for r in sorted(drawn, key=str) if r not in rows])
+            ]
     first: list[Step] = []
     rest: list[Step] = []
     for action in actions:
@@ -332,13 +336,13 @@ def _verified(
 def _plan_by_sat(
     advisor: Advisor, settings: AdviseSettings, state: SearchState, info: dict[str, Any]
 ) -> None:
-    """Fill `state` by the SAT route (target 1, plan_hitting) over every step allowed, or where the
-    concept space is too large to list, every step on the support's rows and up to DRAWN_ROWS rows
-    drawn to add."""
+    """Fill `state` by the SAT route (target 1, plan_hitting) over every step allowed, or where there
+    are more than SAT_STEPS_MAX of them (or the concept space is too large to list), every step on
+    the support's rows and up to DRAWN_ROWS rows drawn to add."""
     task = advisor.task
     steps = moves(task, settings.actions)
     info["candidates_are"] = "every step allowed"
-    if steps is None:
+    if steps is None or len(steps) > SAT_STEPS_MAX:
         seed = advisor.settings.seed
         first, rest = candidate_steps(task, [], settings.actions, random.Random(seed), DRAWN_ROWS // 4)
         steps = first + rest

@@ -19,7 +19,7 @@ from ..errors import InvalidSetting, quote
 from ..task.model import Task
 from ..task.support import all_rows, domain_size
 from .plan_counts import Advisor, counted
-from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, annotation_label
+from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, addable, annotation_label
 
 LISTED_MOVES_MAX = 100_000  # concept vectors of a space whose every add and supervise step is listed
 CHUNK = 64  # plans counted in one batch
@@ -77,7 +77,9 @@ def moves(task: Task, actions: Sequence[str]) -> list[Step] | None:
     if not support.exhaustive and domain_size(task.domains) > LISTED_MOVES_MAX:
         return None
     present = set(support.rows)
-    missing = [] if support.exhaustive else [r for r in all_rows(task.domains) if r not in present]
+    missing = (
+        [] if support.exhaustive else addable(task, [r for r in all_rows(task.domains) if r not in present])
+    )
     found: list[Step] = []
     if ADD in actions:
         found += [Step(ADD, r) for r in missing]

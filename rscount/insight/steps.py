@@ -27,6 +27,13 @@ class Step:
     concept: str | None = None
 
 
+def addable(task: Task, rows: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The rows a plan may add: those the knowledge gives a label (a program's evidence holds and
+    its queries have answers there; a support row without a label is refused)."""
+    labels = task.labels_of(list(rows))
+    return [r for r, lab in zip(rows, labels) if task.unanswered(r, lab) is None]
+
+
 def annotation_label(task: Task, concept: str) -> str:
     """The label name that stands for "concept annotated on every example" (not clashing)."""
     name = f"{concept}_annotated"
