@@ -22,7 +22,7 @@ from rscount.formats.task_files.writing import task_yaml
 from rscount.insight.advise import SEARCH_BUDGET
 from rscount.insight.plan_hitting import hitting_plan
 from rscount.insight.plan_search import Costs, moves, plans_costing
-from rscount.insight.steps import ACTIONS, ANNOTATE, Step, apply_steps
+from rscount.insight.steps import ACTIONS, ANNOTATE, Step, addable, apply_steps
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.families import builtin_task
 
@@ -399,3 +399,17 @@ def test_a_time_limit_stops_the_sat_search_with_what_it_proved_and_exit_code_3(c
     record = run.json()
     assert record["stopped"] and not record["minimal"] and record["verified"] is None
     assert record["search"]["route"] == "sat" and record["search"]["why"] == "stopped by the time limit"
+
+
+def test_rows_without_a_label_are_not_added_and_a_value_no_row_can_show_is_said_to_survive(cli):
+    # alarm's evidence (mary does not call, john does) holds on no row where mary hears the alarm
+    path = REPO / "tasks" / "alarm.yaml"
+    task = load_task(path)
+    mary = task.names.index("hears_mary")
+    assert all(row[mary] == 0 for row in addable(task, list(product(*task.domains))))
+    run = cli("advise", path, "--jobs", "1")
+    assert run.code == 0, run.err
+    assert (
+        "no plan removes every shortcut: the shortcut hears_mary: 1->0 survives every candidate step"
+        in run.out
+    )
