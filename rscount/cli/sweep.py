@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         for what, path in (("CSV", args.csv), ("plot", args.plot)):
             if path:
                 say(f"wrote {what} {path}")
-    return Exit.OK
+    return Exit.LIMIT if record.stopped else Exit.OK
 
 
 HANDLERS = {"sweep": run}

@@ -109,7 +109,8 @@ def grid_tasks(
 @dataclass
 class Sweep:
     """A sweep: its grid (seeds, fractions, supervision levels), one row per grid point with its
-    count (see CSV_FIELDS), and the scores per supervision level (see `scores`)."""
+    count (see CSV_FIELDS), the scores per supervision level (see `scores`), and how many distinct
+    supports the time limit left uncounted (`stopped`)."""
 
     task: str
     mode: Mode
@@ -119,6 +120,7 @@ class Sweep:
     supervision: list[float]
     rows: list[dict[str, Any]]
     scores: list[dict[str, Any]]
+    stopped: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of `rscount sweep --json`."""
@@ -136,9 +138,10 @@ def sweep(
     progress: Progress | None = None,
 ) -> Sweep:
     """Count every grid point (full support always included: it is the score's reference) as
-    `settings` say (the time limit applies per count). Identical supports are counted once."""
+    `settings` say, all within their time limit (one deadline: counts it stops fail as limited, and
+    `stopped` says how many). Identical supports are counted once."""
     mode = settings.mode_for(task)
-    settings = settings.replace(mode=mode)
+    settings = settings.replace(mode=mode).commanded()
     fractions = sorted(set(fractions) | {1.0})
     points = grid_tasks(task, seeds, fractions, supervision)
     keys = [
@@ -148,9 +151,8 @@ def sweep(
     unique: dict[Any, Task] = {}
     for key, (_, t) in zip(keys, points):
         unique.setdefault(key, t)
-    outcomes = run_jobs(
-        run_count, [CountJob(t, settings) for t in unique.values()], jobs, dask, progress, "counts"
-    )
+    counts = [CountJob(t, settings) for t in unique.values()]
+    outcomes = run_jobs(run_count, counts, jobs, dask, progress, "counts", timeout=settings.left())
     by_key = dict(zip(unique, outcomes))
     rows = []
     for key, (point, _) in zip(keys, points):
@@ -172,8 +174,17 @@ def sweep(
         failure = f"sweep: no count succeeded: {rows[0]['error']}"
         raise LimitReached(failure) if any(o.limit for o in outcomes) else NotApplicable(failure)
     _check_monotone(rows)
+    stopped = sum(o.limit for o in outcomes)
     return Sweep(
-        task.name, mode, task.support.size, list(seeds), fractions, list(supervision), rows, scores(rows)
+        task.name,
+        mode,
+        task.support.size,
+        list(seeds),
+        fractions,
+        list(supervision),
+        rows,
+        scores(rows),
+        stopped,
     )
 
 

@@ -4,6 +4,7 @@ and the robustness score."""
 from __future__ import annotations
 
 import csv
+import time
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,10 @@ from references.bruteforce import brute_force_count
 from support import REPO
 
 from rscount.cnf import Cnf
-from rscount.errors import RscountError
+from rscount.counting.settings import CountSettings
+from rscount.errors import LimitReached, RscountError
 from rscount.formats.dimacs import dump
-from rscount.insight.sweep import grid_tasks, parse_levels, scores
+from rscount.insight.sweep import grid_tasks, parse_levels, scores, sweep
 from rscount.knowledge.loading import load_task
 from rscount.task.families import random_cnf
 from rscount.task.model import Task
@@ -202,3 +204,12 @@ def test_sweep_plot_legend_names_the_median_and_the_band_of_every_series(cli, tm
     for level in ("0%", "50%"):
         assert f"{level} of each support concept-supervised: median over seeds" in text
         assert f"{level} of each support concept-supervised: min to max over seeds" in text
+
+
+def test_a_sweep_is_one_deadline_whose_passing_stops_every_count_left():
+    task = load_task(REPO / "tasks" / "xor3.yaml")
+    past = CountSettings(timeout=30).replace(deadline=time.time() - 1)  # the command's time is spent
+    with pytest.raises(LimitReached, match="no count succeeded"):
+        sweep(task, [1, 2], [0.5, 1.0], settings=past, jobs=1)
+    record = sweep(task, [1, 2], [0.5, 1.0], settings=CountSettings(timeout=30), jobs=1)
+    assert record.stopped == 0 and all(r["count"] is not None for r in record.rows)
