@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -34,12 +33,11 @@ from ..formats.task_files.writing import task_yaml
 from ..knowledge.loading import task_from_dict
 from ..outputs import check_outputs, write_output
 from ..task.model import Mode, Task
-from ..task.support import all_rows, decode, domain_size
 from .explain import describe_map, map_text
 from .maps import ConceptMap
 from .plan_counts import Advisor, counted
 from .plan_hitting import sat_search
-from .plan_search import Costs, SearchState, moves, search
+from .plan_search import Costs, SearchState, candidate_steps, moves, search
 from .steps import (
     ACTIONS,
     ADD,
@@ -47,13 +45,11 @@ from .steps import (
     ANNOTATE_ONE,
     SUPERVISE,
     Step,
-    addable,
     annotation_label,
     apply_steps,
     step_text,
 )
 
-LISTED_ROWS_MAX = 100_000  # candidate rows are listed up to this many concept vectors, else sampled
 SAT_MODES = (Mode.DISENTANGLED, Mode.OBJECTS)  # where a plan for target 1 is found by SAT
 SAT_STEPS_MAX = 50_000  # candidate steps the SAT route takes all of (vlol-theoryx-2: 39106 in 15 s)
 DRAWN_ROWS = 1000  # rows the SAT route may add where the concept space is too large to list
@@ -85,55 +81,6 @@ class TaskOutput:
     path: str | None = None
     overwrite: bool = False
     source: str | None = None
-
-
-def candidate_steps(
-    task: Task, plan: Sequence[Step], actions: Sequence[str], rng: random.Random, candidates: int
-) -> tuple[list[Step], list[Step]]:
-    """The steps to try after `plan`: up to `candidates` of each action drawn at random, then the
-    rest (tried only when none of the first lowers the count). Rows of large concept spaces are
-    sampled."""
-    now = apply_steps(task, plan)
-    support = now.support
-    domains = support.domains
-    listed = domain_size(domains) <= LISTED_ROWS_MAX
-    annotated = {s.concept for s in plan if s.action == ANNOTATE}
-    pools: dict[str, list[Step]] = {
-        SUPERVISE: [],
-        ADD: [],
-        ANNOTATE: [Step(ANNOTATE, concept=n) for n in now.names if n not in annotated],
-    }
-    if support.exhaustive and not listed:
-        drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * candidates)}
-        unsupervised = [r for r in sorted(drawn) if r not in support.supervised]
-    else:
-        unsupervised = [r for r in support.rows if r not in support.supervised]
-    pools[SUPERVISE] = [Step(SUPERVISE, r) for r in unsupervised]
-    pools[ANNOTATE_ONE] = [
-        Step(ANNOTATE_ONE, r, name)
-        for r in unsupervised
-        for k, name in enumerate(now.names)
-        if k not in support.supervised_on(r)
-    ]
-    if not support.exhaustive:
-        rows = set(support.rows)
-        if listed:
-            pools[ADD] = [Step(ADD, r) for r in addable(now, [r for r in all_rows(domains) if r not in rows])]
-        else:
-            drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * candidates)}
-            pools[ADD] = [
-                Step(ADD, r) for r in addable(now, [r for r in sorted(drawn, key=str) if r not in rows])
-            ]
-    first: list[Step] = []
-    rest: list[Step] = []
-    for action in actions:
-        pool = pools[action]
-        chosen = (
-            set(rng.sample(range(len(pool)), candidates)) if len(pool) > candidates else set(range(len(pool)))
-        )
-        first += [s for n, s in enumerate(pool) if n in chosen]
-        rest += [s for n, s in enumerate(pool) if n not in chosen]
-    return first, rest
 
 
 def _best(
@@ -261,10 +208,15 @@ def advise(
     plan = state.plan or []
     outcomes: list[CountOutcome] = []
     verified = None
-    modified, text, base = _modified(task, plan, state.count if state.minimal else None, output.source)
+    pin = state.count if state.minimal or state.exact else None
+    modified, text, base = _modified(task, plan, pin, output.source)
     try:  # the verifying count first; the count as given (SAT did not need it) and after each step next
         if state.plan is not None and state.count is not None:
-            check, modified, text, base = _verified(advisor, plan, state, output.source)
+            check = _verified(advisor, modified, text, base, state)
+            if check.exact != (pin is not None):  # pin what was verified exactly, nothing else
+                modified, text, base = _modified(
+                    task, plan, check.count if check.exact else None, output.source
+                )
             verified = {"count": check.count, "exact": check.exact, "method": str(check.method)}
             if not plan:
                 first = check
@@ -318,19 +270,14 @@ def advise(
     )
 
 
-def _verified(
-    advisor: Advisor, plan: list[Step], state: SearchState, source: str | None
-) -> tuple[CountOutcome, Task, str, Path]:
-    """The modified task counted afresh as a reader gets it (its task file's text, loaded), which
-    must agree with what the search says it counts; with _modified's task, text and directory."""
-    modified, text, base = _modified(advisor.task, plan, state.count, source)
+def _verified(advisor: Advisor, modified: Task, text: str, base: Path, state: SearchState) -> CountOutcome:
+    """The modified task counted afresh as a reader gets it (its task file's `text`, loaded from
+    `base`), which must agree with what the search says it counts."""
     reloaded = task_from_dict(yaml.safe_load(text), modified.name, base)
     check = advisor.count_tasks([reloaded], "re-counting the modified task", Method.AUTO)[0]
     if check.exact and (state.exact or state.minimal) and check.count != state.count:
         raise InternalError(f"advise: the modified task counts {check.count}, the search said {state.count}")
-    if not check.exact:
-        modified, text, base = _modified(advisor.task, plan, None, source)
-    return check, modified, text, base
+    return check
 
 
 def _plan_by_sat(

@@ -13,6 +13,7 @@ so annotating c together with adding a row whose image moves c kills a map neith
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from .plan_counts import Advisor
 from .plan_search import Costs, SearchState
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step
 
+WRITING_SHARE = 0.15  # of the time left, kept from the search for writing the task file (large supports)
 SETTLE_SHARE = 0.6  # of the time left, after which a plan that works ends the search unproved
 COMPLETION_MAPS = 8  # survivors one choice is completed against (greedily) before the next choice
 
@@ -83,14 +85,19 @@ def hitting_plan(
     (time.time()), a plan known to work ends the search unproved (`minimal` False)."""
     state = Hitting()
     kills = _Kills(task, steps, costs)
-    with MapSolver(task, mode) as solver, RC2(kills.formula()) as master:
+    noted_clauses: list[list[int]] = []
+    top = itertools.count(len(steps) + 1)  # the pair literals' numbers
+    with MapSolver(task, mode) as solver:
         guards = _Guards(solver, kills)
         while True:
-            model = master.compute()
+            formula = kills.formula()  # RC2 anew over every clause noted: each choice is an optimum
+            formula.extend(noted_clauses)
+            with RC2(formula) as master:
+                model, cost = master.compute(), master.cost
             if model is None:
                 raise InternalError("advise: no choice of steps, yet every step is optional")
             chosen = kills.plan_of(model)
-            state.bound, state.choices = master.cost, state.choices + 1
+            state.bound, state.choices = max(state.bound, cost), state.choices + 1
             plan, noted, works = chosen, 0, False
             while noted < COMPLETION_MAPS:
                 survivor = guards.survivor(plan)
@@ -101,8 +108,7 @@ def hitting_plan(
                 if not ways.single and not ways.paired:
                     state.unkillable = survivor
                     return state
-                for clause in kills.clauses(ways, master.pool.id):
-                    master.add_clause(clause)
+                noted_clauses += kills.clauses(ways, lambda: next(top))
                 state.maps, noted = state.maps + 1, noted + 1
                 state.bound = max(state.bound, kills.cheapest(ways))  # every plan kills this one
                 plan = kills.completed(plan, ways)
@@ -208,7 +214,11 @@ class _Kills:
 
     def _needing(self, option: list[Step]) -> list[Step]:
         """`option` with the add steps its steps on rows the task lacks need."""
-        needed = [Step(ADD, s.row) for s in option if s.action != ADD and s.row not in self.present]
+        needed = [
+            Step(ADD, s.row)
+            for s in option
+            if s.action != ADD and s.row is not None and s.row not in self.present
+        ]
         return list(dict.fromkeys([*needed, *option]))
 
     def completed(self, plan: list[Step], ways: _Ways) -> list[Step]:
@@ -267,7 +277,8 @@ class _Guards:
 def sat_search(
     advisor: Advisor, steps: Sequence[Step], costs: Costs, state: SearchState, info: dict[str, object]
 ) -> None:
-    """Fill `state` (target 1) from hitting_plan, run in a child within the time left: the cheapest
+    """Fill `state` (target 1) from hitting_plan, run in a child within 85% of the time left (the
+    rest writes the modified task file, seconds for thousands of rows): the cheapest
     plan (its count 1, proved by SAT; the caller recounts it), or that none exists. Past 60% of the
     time left a plan that works ends the search, leaving time to verify it; stopped then or by the
     limit, `state` holds the best plan known and the bound, and TimeLimitExceeded follows. `info`
@@ -275,7 +286,7 @@ def sat_search(
     progress = advisor.progress or Progress(enabled=False)
     left = advisor.remaining()
     settle_by = None if left is None else time.time() + SETTLE_SHARE * left
-    limit = {} if left is None else {"timeout": left, "elapsed": 0.0}
+    limit = {} if left is None else {"timeout": (1 - WRITING_SHARE) * left, "elapsed": 0.0}
     args = (advisor.task, advisor.mode, steps, costs, progress, settle_by)
     try:
         found = run_stoppable(hitting_plan, *args, **limit, what="advise", progress=progress)

@@ -1,4 +1,5 @@
-"""The cheapest plan that brings a task down to a target count (advise's exact search).
+"""The candidate steps of advise's plans (every step, `moves`; or drawn, `candidate_steps`) and the
+cheapest plan that brings a task down to a target count by counting plans (the exact search).
 
 A plan is a set of steps: adding rows, supervising rows and annotating concepts commute, and
 supervising a row the task lacks needs the step that adds it. Every step adds constraints, so the
@@ -11,16 +12,18 @@ level it was on.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
 from ..errors import InvalidSetting, quote
 from ..task.model import Task
-from ..task.support import all_rows, domain_size
+from ..task.support import all_rows, decode, domain_size
 from .plan_counts import Advisor, counted
-from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, addable, annotation_label
+from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step, addable, annotation_label, apply_steps
 
+LISTED_ROWS_MAX = 100_000  # candidate rows are listed up to this many concept vectors, else sampled
 LISTED_MOVES_MAX = 100_000  # concept vectors of a space whose every add and supervise step is listed
 CHUNK = 64  # plans counted in one batch
 
@@ -101,6 +104,55 @@ def moves(task: Task, actions: Sequence[str]) -> list[Step] | None:
         if ADD in actions:
             found += [Step(ANNOTATE_ONE, r, name) for r in missing for name in task.names]
     return found
+
+
+def candidate_steps(
+    task: Task, plan: Sequence[Step], actions: Sequence[str], rng: random.Random, candidates: int
+) -> tuple[list[Step], list[Step]]:
+    """The steps to try after `plan`: up to `candidates` of each action drawn at random, then the
+    rest (tried only when none of the first lowers the count). Rows of large concept spaces are
+    sampled."""
+    now = apply_steps(task, plan)
+    support = now.support
+    domains = support.domains
+    listed = domain_size(domains) <= LISTED_ROWS_MAX
+    annotated = {s.concept for s in plan if s.action == ANNOTATE}
+    pools: dict[str, list[Step]] = {
+        SUPERVISE: [],
+        ADD: [],
+        ANNOTATE: [Step(ANNOTATE, concept=n) for n in now.names if n not in annotated],
+    }
+    if support.exhaustive and not listed:
+        drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * candidates)}
+        unsupervised = [r for r in sorted(drawn) if r not in support.supervised]
+    else:
+        unsupervised = [r for r in support.rows if r not in support.supervised]
+    pools[SUPERVISE] = [Step(SUPERVISE, r) for r in unsupervised]
+    pools[ANNOTATE_ONE] = [
+        Step(ANNOTATE_ONE, r, name)
+        for r in unsupervised
+        for k, name in enumerate(now.names)
+        if k not in support.supervised_on(r)
+    ]
+    if not support.exhaustive:
+        rows = set(support.rows)
+        if listed:
+            pools[ADD] = [Step(ADD, r) for r in addable(now, [r for r in all_rows(domains) if r not in rows])]
+        else:
+            drawn = {decode(rng.randrange(domain_size(domains)), domains) for _ in range(4 * candidates)}
+            pools[ADD] = [
+                Step(ADD, r) for r in addable(now, [r for r in sorted(drawn, key=str) if r not in rows])
+            ]
+    first: list[Step] = []
+    rest: list[Step] = []
+    for action in actions:
+        pool = pools[action]
+        chosen = (
+            set(rng.sample(range(len(pool)), candidates)) if len(pool) > candidates else set(range(len(pool)))
+        )
+        first += [s for n, s in enumerate(pool) if n in chosen]
+        rest += [s for n, s in enumerate(pool) if n not in chosen]
+    return first, rest
 
 
 def plans_costing(task: Task, steps: Sequence[Step], costs: Costs, level: int) -> Iterator[list[Step]]:
