@@ -22,13 +22,13 @@ from ..task.model import Mode, Task
 from .decisions import Identity, MapSolver, witness
 from .jrs_pairs import jrs_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
-from .simplest import every_map, simplest_maps
+from .simplest import every_shortcut, simplest_maps
 from .unidentified import from_identities, unidentified_concepts
 
 T = TypeVar("T")
 
 ENUMERATE_MAX = 10_000  # up to this many optimal maps, every one is listed and summarised
-EVERY_MAP_MAX = 500  # up to this many shortcuts (counted), SAT lists them all: one call each
+EVERY_MAP_MAX = 500  # up to this many shortcuts (counted), every one is listed (search, else SAT)
 SUMMARY_SAMPLES = 2000  # above it, the summary is estimated from this many uniform samples
 
 
@@ -133,9 +133,9 @@ def explain(
     """`show` optimal maps of `task` other than the intended one (each checked by evaluating the
     knowledge), the count, the concepts' summary, the unseen values and the unidentified concepts;
     `randomly` draws the maps shown uniformly (with `seed`) instead of showing the simplest first.
-    The count comes first, within half the time limit: when it is small, every map is listed by SAT
-    and the rest follows from them. Each part runs within what is left of the limit; a part the limit
-    stops is left out and named in `stopped`."""
+    The count comes first, within half the time limit: when it is small, every map is listed (by
+    search, else SAT) and the rest follows from them. Each part runs within what is left of the
+    limit; a part the limit stops is left out and named in `stopped`."""
     start = time.perf_counter()
     mode = mode or task.mode
     if mode == Mode.JRS:
@@ -219,15 +219,15 @@ def _simplest_here(task: Task, mode: Mode, show: int, count: int | None, progres
             _check(task, m)
         return [describe_map(task, m) for m in maps]
 
+    if count is not None and count - 1 <= EVERY_MAP_MAX:
+        maps = every_shortcut(task, mode, count - 1, lambda ms: progress.known(maps=described(ms[:show])))
+        seen = [Identity() for _ in task.concepts]
+        for m in maps:
+            witness(task, m, seen)
+        unidentified = {name: u.to_dict() for name, u in from_identities(task, seen).items()}
+        summary = _summary(task, [identity_map(task), *maps], exact=True)
+        return _Found(described(maps[:show]), unidentified, summary)
     with MapSolver(task, mode) as solver:
-        if count is not None and count - 1 <= EVERY_MAP_MAX:
-            maps = every_map(solver, count - 1, lambda ms: progress.known(maps=described(ms[:show])))
-            seen = [Identity() for _ in task.concepts]
-            for m in maps:
-                witness(task, m, seen)
-            unidentified = {name: u.to_dict() for name, u in from_identities(task, seen).items()}
-            summary = _summary(task, [identity_map(task), *maps], exact=True)
-            return _Found(described(maps[:show]), unidentified, summary)
         shown: list[ConceptMap] = []
         for m in simplest_maps(solver, show):
             shown.append(m)

@@ -5,12 +5,14 @@ support (and on a test support, with the label accuracy there), as exact fractio
 
 Everything comes from one table, the number of optimal maps with pi(i) = j and f_i(v) = u, summed
 over permutation classes without listing maps. The class representative's value maps are counted
-with one value fixed (ValueMapSdds.marginals); the members h_out . rep . h_in of its class are
-averaged in closed form: a uniformly random h_in sends i to every concept of its H_in-orbit alike,
-and h_out sends rep's image to every concept of its H_out-orbit alike, independently, while f_i
-becomes f_{h_in(i)}. A test vector keeps its labels under a uniformly drawn optimal map with
-probability count(support + vector) / count(support). A task with few optimal maps (counted by the
-fastest method) has its figures read off every map instead, listed by SAT.
+with one value fixed (by the search method's pinned counts when that method counted the task, else
+ValueMapSdds.marginals); the members h_out . rep . h_in of its class are averaged in closed form:
+a uniformly random h_in sends i to every concept of its H_in-orbit alike, and h_out sends rep's
+image to every concept of its H_out-orbit alike, independently, while f_i becomes f_{h_in(i)}.
+A test vector keeps its labels under a uniformly drawn optimal map with probability
+count(support + vector) / count(support). A task with few optimal maps (counted by the fastest
+method) has its figures read off every map instead, listed by the search method's pinned counts or
+by SAT (rscount.insight.simplest.every_shortcut).
 """
 
 from __future__ import annotations
@@ -25,22 +27,28 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..counting.budget import Budget, Declined
 from ..counting.dispatch import count_task
 from ..counting.engines.class_counts import ClassCounter
 from ..counting.engines.class_search.search import all_classes
+from ..counting.engines.value_maps import Tally
+from ..counting.methods.search import SearchedMaps
 from ..counting.problem import CountProblem
+from ..counting.result import CountResult
 from ..counting.settings import CountSettings, Method
+from ..encoding.value_codes import ValueMapCoding
 from ..errors import InternalError, InvalidSetting, NotApplicable
-from ..knowledge.symmetry_groups import symmetry_groups
+from ..knowledge.symmetry_groups import Blocks, symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
-from .decisions import MapSolver, Undecided
+from .decisions import Undecided
 from .maps import ConceptMap, MapSpace, identity_map
-from .simplest import every_map
+from .simplest import every_shortcut
 
-LISTED_MAX = 500  # optimal maps (counted) up to which the forecast is read off every one, listed by SAT
+LISTED_MAX = 500  # optimal maps (counted) up to which the forecast is read off every one, listed
 LISTED_SECONDS = 10.0  # of SAT calls listing them, before the decomposition answers instead
+MARGINAL_NODES = 2_000_000  # search nodes for the classes' marginals by pinned counts, else the decomposition
 Table = list[list[int]]  # table[v][u]: maps with f_i(value v) = value u of the concept i feeds
 
 
@@ -113,21 +121,20 @@ class MapMarginals:
     """`joint[i, j][v][u]` times `scale`: the optimal maps of a task with pi(i) = j and f_i(v) = u
     (value numbers), for every pair (i, j) that some optimal map has; `count` optimal maps in all."""
 
-    def __init__(self, task: Task, mode: Mode, progress: Progress | None = None) -> None:
+    def __init__(
+        self, task: Task, mode: Mode, progress: Progress | None = None, by_search: bool = False
+    ) -> None:
         self.task = task
-        classes, blocks = all_classes(CountProblem(task, mode, progress), progress)
+        tallies, blocks = _tallies(task, mode, progress, by_search)
         h_in, h_out = symmetry_groups(task, mode, blocks)
         inputs, outputs = h_in.orbits(), h_out.orbits()
         self.scale = math.lcm(*map(len, inputs)) * math.lcm(*map(len, outputs))
-        counter = ClassCounter(task, mode)
-        sizes, owner = counter.coding.sizes, counter.coding.owner
+        coding = ValueMapCoding(task, shared=mode == Mode.OBJECTS)
+        sizes, owner = coding.sizes, coding.owner
         self.joint: dict[tuple[int, int], Table] = {}
         self.count = 0
-        self.classes = len(classes)
-        for number, (rep, size) in enumerate(classes, start=1):
-            if progress:
-                progress.update(f"forecast: permutation class {number}/{len(classes)}")
-            total, fixed = counter.tally(rep)
+        self.classes = len(tallies)
+        for rep, size, (total, fixed) in tallies:
             if not total:
                 continue
             self.count += size * total
@@ -161,6 +168,29 @@ class MapMarginals:
         return [self.probability(n) / len(rows) for n in right]
 
 
+def _tallies(
+    task: Task, mode: Mode, progress: Progress | None, by_search: bool
+) -> tuple[list[tuple[tuple[int, ...], int, Tally]], Blocks]:
+    """Per permutation class (representative, size), its maps' tally, and the symmetry blocks of
+    the classes: `by_search` (the search method counted the task), by its counts with one value
+    pinned while they take at most MARGINAL_NODES search nodes (a program over ten thousand rows:
+    seconds); else by the decomposition (SAT-pruned classes, value maps by SDD or tables)."""
+    if by_search:
+        try:
+            searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=MARGINAL_NODES))
+            return [(rep, size, searched.tally(rep)) for rep, size in searched.classes], searched.blocks
+        except Declined:
+            pass
+    classes, blocks = all_classes(CountProblem(task, mode, progress), progress)
+    counter = ClassCounter(task, mode)
+    tallies = []
+    for number, (rep, size) in enumerate(classes, start=1):
+        if progress:
+            progress.update(f"forecast: permutation class {number}/{len(classes)}")
+        tallies.append((rep, size, counter.tally(rep)))
+    return tallies, blocks
+
+
 def forecast(
     task: Task,
     mode: Mode | None = None,
@@ -178,10 +208,11 @@ def forecast(
         raise NotApplicable(f"forecast reads maps (pi, f): the disentangled and objects modes, not {mode}")
     if samples is not None:
         return _estimated(task, mode, test, samples, random.Random(seed), progress, start)
-    listed = _listed(task, mode, test, start)
+    counted = count_task(task, CountSettings(mode=mode))
+    listed = _listed(task, mode, test, counted, start)
     if listed is not None:
         return listed
-    marginals = MapMarginals(task, mode, progress)
+    marginals = MapMarginals(task, mode, progress, by_search=counted.method == Method.SEARCH)
     concepts = task.concepts
     reads = {c.name: {s.name: Fraction(0) for s in concepts} for c in concepts}
     fed: list[list[int]] = [[] for _ in concepts]
@@ -245,17 +276,16 @@ def _estimated(
     return found
 
 
-def _listed(task: Task, mode: Mode, test: Sequence[Row] | None, start: float) -> Forecast | None:
-    """The exact forecast from every optimal map, listed by SAT (one call each) when the task's
-    count is at most LISTED_MAX; None when it has more, the count is not exact, or listing takes
-    more than LISTED_SECONDS (SAT on a program's sums over ten thousand rows; the decomposition's
-    marginals then answer)."""
-    counted = count_task(task, CountSettings(mode=mode))
+def _listed(
+    task: Task, mode: Mode, test: Sequence[Row] | None, counted: CountResult, start: float
+) -> Forecast | None:
+    """The exact forecast from every optimal map (every_shortcut) when the task's count (`counted`,
+    by the fastest method) is at most LISTED_MAX; None when it has more, the count is not exact, or
+    SAT's listing takes more than LISTED_SECONDS (the marginals then answer)."""
     if not counted.exact or counted.count > LISTED_MAX:
         return None
     try:
-        with MapSolver(task, mode) as solver:
-            maps = [identity_map(task), *every_map(solver, counted.count - 1, seconds=LISTED_SECONDS)]
+        maps = [identity_map(task), *every_shortcut(task, mode, counted.count - 1, seconds=LISTED_SECONDS)]
     except Undecided:
         return None
     return _from_maps(task, mode, maps, test, counted.count, 0, start)
@@ -278,9 +308,6 @@ def _from_maps(
         c.name: {str(v): {} for v in c.values} for c in concepts
     }
     rows, extra = task.support.rows, list(test or [])
-    right = {n: 0 for n in names}
-    right_test = {n: 0 for n in names}
-    kept = 0
     share = Fraction(1, len(maps))
     for m in maps:
         for i, c in enumerate(concepts):
@@ -289,18 +316,17 @@ def _from_maps(
             for v, u in zip(c.values, m.f[i]):
                 images = values[c.name][str(v)]
                 images[str(target.values[u])] = images.get(str(target.values[u]), Fraction(0)) + share
-        for pool, tally in ((rows, right), (extra, right_test)):
-            for row in pool:
-                predicted = m.predict(task, row)
-                for name, a, b in zip(names, predicted, row):
-                    tally[name] += a == b
-                if pool is extra:
-                    kept += task.label_of(predicted) == task.label_of(row)
     found = None
     if extra:
+        labels = task.labels_of(extra)
+        kept = 0
+        for m in maps:
+            kept += sum(a == b for a, b in zip(task.labels_of([m.predict(task, r) for r in extra]), labels))
         found = {
             "rows": len(extra),
-            "accuracy": {n: Fraction(k, len(maps) * len(extra)) for n, k in right_test.items()},
+            "accuracy": {
+                n: Fraction(k, len(maps) * len(extra)) for n, k in _right(task, maps, extra).items()
+            },
             "label_accuracy": Fraction(kept, len(maps) * len(extra)),
         }
     return Forecast(
@@ -309,12 +335,30 @@ def _from_maps(
         count,
         reads,
         values,
-        {n: Fraction(k, len(maps) * len(rows)) for n, k in right.items()},
+        {n: Fraction(k, len(maps) * len(rows)) for n, k in _right(task, maps, rows).items()},
         len(rows),
         found,
         classes,
         round(time.perf_counter() - start, 6),
     )
+
+
+def _right(task: Task, maps: Sequence[ConceptMap], rows: Sequence[Row]) -> dict[str, int]:
+    """Per predicted concept, the (map, row) pairs on which it is right, from how often each pair of
+    values (row[i], row[j]) occurs (predicted concept j reads ground-truth concept i)."""
+    concepts = task.concepts
+    pairs: dict[tuple[int, int], Counter[tuple[Any, Any]]] = {}
+    right = dict.fromkeys(task.names, 0)
+    for m in maps:
+        for i, c in enumerate(concepts):
+            j = m.pi[i]
+            if (i, j) not in pairs:
+                pairs[i, j] = Counter((row[i], row[j]) for row in rows)
+            target = concepts[j]
+            right[target.name] += sum(
+                n for (v, w), n in pairs[i, j].items() if target.values[m.f[i][c.index[v]]] == w
+            )
+    return right
 
 
 def _images(task: Task, i: int, fed: Sequence[int]) -> list[Any]:

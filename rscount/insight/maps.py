@@ -23,13 +23,15 @@ from typing import Any
 
 from pysdd.sdd import SddManager, SddNode, Vtree
 
+from ..counting.budget import Budget
 from ..counting.engines.class_search.search import all_classes
 from ..counting.engines.value_maps import ValueMapSdds
+from ..counting.methods.search import SearchedMaps
 from ..counting.problem import CountProblem
 from ..encoding.value_codes import ValueMapCoding
 from ..errors import InternalError, NotApplicable
 from ..knowledge.sdd import node_counts, scaled
-from ..knowledge.symmetry_groups import symmetry_groups
+from ..knowledge.symmetry_groups import ConceptGroup, symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
 
@@ -72,14 +74,17 @@ def identity_map(task: Task) -> ConceptMap:
 
 
 def violation(task: Task, m: ConceptMap) -> str | None:
-    """Why `m` is not optimal, found by evaluating the knowledge on every support row (None: it is)."""
-    for row in task.support.rows:
-        predicted = m.predict(task, row)
+    """Why `m` is not optimal, found by evaluating the knowledge on every support row and its image
+    (all rows at once, as the labels are tabulated; None: it is optimal)."""
+    rows = task.support.rows
+    images = [m.predict(task, row) for row in rows]
+    for row, predicted in zip(rows, images):
         moved = [task.names[k] for k in sorted(task.support.supervised_on(row)) if predicted[k] != row[k]]
         if moved:
             return f"supervised row {list(row)} becomes {list(predicted)} ({', '.join(moved)} supervised)"
-        if task.label_of(predicted) != task.label_of(row):
-            return f"row {list(row)} has labels {task.label_of(row)}, its image {list(predicted)} other ones"
+    for row, predicted, want, got in zip(rows, images, task.labels_of(rows), task.labels_of(images)):
+        if got != want:
+            return f"row {list(row)} has labels {want}, its image {list(predicted)} other ones"
     return None
 
 
@@ -200,10 +205,7 @@ class MapSpace:
                 root.deref()
             sdds.manager.garbage_collect()
         self.count = sum(c.size * c.per_permutation for c in self.classes)
-        owners = sorted(set(self.coding.owner))
-        self._unseen = [
-            (o, v) for o in owners for v in range(self.coding.sizes[o]) if v not in self.coding.seen[o]
-        ]
+        self._unseen = unseen_slots(self.coding)
 
     def sample(self, rng: random.Random) -> ConceptMap:
         """One optimal map drawn uniformly at random."""
@@ -214,51 +216,85 @@ class MapSpace:
                 break
             pick -= weight
         unseen = {(o, v): rng.randrange(self.coding.sizes[part.rep[o]]) for o, v in self._unseen}
-        m = self._value_maps(part.rep, part.models.sample(rng), unseen)
+        m = concept_map(self.coding, part.rep, {**self._images(part.models.sample(rng)), **unseen})
         return m.moved(self.inputs.random(rng), self.outputs.random(rng))
 
     def maps(self) -> Iterator[ConceptMap]:
         """Every optimal map once, in a fixed order (for small counts: this is enumeration)."""
         for part in self.classes:
-            moves = self._orbit(part)
-            choices = [range(self.coding.sizes[part.rep[o]]) for o, _ in self._unseen]
+            moves = class_moves(part.rep, part.size, self.inputs, self.outputs)
             for model in part.models.models():
-                for images in product(*choices):
-                    m = self._value_maps(part.rep, model, dict(zip(self._unseen, images)))
-                    for h_in, h_out in moves:
-                        yield m.moved(h_in, h_out)
+                yield from _members(self.coding, part.rep, self._images(model), moves)
 
-    def _value_maps(
-        self, pi: tuple[int, ...], model: dict[int, bool], unseen: dict[tuple[int, int], int]
-    ) -> ConceptMap:
-        """The map with permutation pi, value maps of seen values from a model of the codes."""
-        image = dict(unseen)
-        for (o, v), bits in self.coding.var.items():
-            image[o, v] = sum(model[x] << b for b, x in enumerate(bits))
-        f = tuple(
-            tuple(image[self.coding.owner[i], v] for v in range(size))
-            for i, size in enumerate(self.coding.sizes)
-        )
-        return ConceptMap(pi, f)
+    def _images(self, model: dict[int, bool]) -> dict[tuple[int, int], int]:
+        """The images of the seen values (owner, value number) in a model of their codes."""
+        return {
+            slot: sum(model[x] << b for b, x in enumerate(bits)) for slot, bits in self.coding.var.items()
+        }
 
-    def _orbit(self, part: _Class) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """(h_in, h_out) pairs taking the class representative to each permutation of its class once."""
-        k = len(part.rep)
-        identity = tuple(range(k))
-        in_steps, out_steps = self.inputs.generators(), self.outputs.generators()
-        found = {part.rep: (identity, identity)}
-        frontier = [(identity, identity)]
-        while frontier:
-            h_in, h_out = frontier.pop()
-            steps = [(tuple(h_in[g[i]] for i in range(k)), h_out) for g in in_steps]
-            steps += [(h_in, tuple(g[h_out[i]] for i in range(k))) for g in out_steps]
-            for step in steps:
-                pi = tuple(step[1][part.rep[step[0][i]]] for i in range(k))
-                if pi not in found:
-                    found[pi] = step
-                    frontier.append(step)
-        if len(found) != part.size:
-            raise InternalError(
-                f"permutation class of {part.rep}: {len(found)} permutations, expected {part.size}"
-            )
-        return list(found.values())
+
+def concept_map(
+    coding: ValueMapCoding, pi: tuple[int, ...], images: dict[tuple[int, int], int]
+) -> ConceptMap:
+    """The map with permutation pi whose value maps send (owner, value number) to `images`."""
+    f = tuple(tuple(images[coding.owner[i], v] for v in range(size)) for i, size in enumerate(coding.sizes))
+    return ConceptMap(pi, f)
+
+
+def unseen_slots(coding: ValueMapCoding) -> list[tuple[int, int]]:
+    """The (owner, value number) pairs no support row shows: each maps anywhere."""
+    owners = sorted(set(coding.owner))
+    return [(o, v) for o in owners for v in range(coding.sizes[o]) if v not in coding.seen[o]]
+
+
+def _members(
+    coding: ValueMapCoding,
+    rep: tuple[int, ...],
+    seen: dict[tuple[int, int], int],
+    moves: list[tuple[tuple[int, ...], tuple[int, ...]]],
+) -> Iterator[ConceptMap]:
+    """Every map of a class whose representative's seen values go to `seen`: each choice of the
+    unseen values' images, moved by each of the class's `moves`."""
+    unseen = unseen_slots(coding)
+    for images in product(*(range(coding.sizes[rep[o]]) for o, _ in unseen)):
+        m = concept_map(coding, rep, {**seen, **dict(zip(unseen, images))})
+        for h_in, h_out in moves:
+            yield m.moved(h_in, h_out)
+
+
+def class_moves(
+    rep: tuple[int, ...], size: int, inputs: ConceptGroup, outputs: ConceptGroup
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(h_in, h_out) pairs taking a class representative to each of the `size` permutations of its
+    class (h_out rep h_in) once, found by walking the groups' generators."""
+    k = len(rep)
+    identity = tuple(range(k))
+    in_steps, out_steps = inputs.generators(), outputs.generators()
+    found = {rep: (identity, identity)}
+    frontier = [(identity, identity)]
+    while frontier:
+        h_in, h_out = frontier.pop()
+        steps = [(tuple(h_in[g[i]] for i in range(k)), h_out) for g in in_steps]
+        steps += [(h_in, tuple(g[h_out[i]] for i in range(k))) for g in out_steps]
+        for step in steps:
+            pi = tuple(step[1][rep[step[0][i]]] for i in range(k))
+            if pi not in found:
+                found[pi] = step
+                frontier.append(step)
+    if len(found) != size:
+        raise InternalError(f"permutation class of {rep}: {len(found)} permutations, expected {size}")
+    return list(found.values())
+
+
+def searched_maps(task: Task, mode: Mode, max_nodes: int) -> list[ConceptMap]:
+    """Every optimal map, from the search method's counts with values pinned (its classes, each
+    class's value maps found value by value, moved over the class); past `max_nodes` search nodes,
+    TooManyNodes. For small counts: this lists them."""
+    searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=max_nodes))
+    inputs, outputs = symmetry_groups(task, mode, searched.blocks)
+    maps: list[ConceptMap] = []
+    for rep, size in searched.classes:
+        moves = class_moves(rep, size, inputs, outputs)
+        for seen in searched.value_maps(rep):
+            maps.extend(_members(searched.coding, rep, seen, moves))
+    return maps

@@ -13,11 +13,14 @@ from collections.abc import Callable
 
 from pysat.card import ITotalizer
 
+from ..counting.budget import Declined
 from ..errors import InternalError
+from ..task.model import Mode, Task
 from .decisions import MapSolver, Undecided
-from .maps import ConceptMap
+from .maps import ConceptMap, identity_map, searched_maps
 
 Cost = tuple[int, int]  # (concepts that lose their meaning, values moved)
+LISTING_NODES = 5_000_000  # search nodes for listing every map by pinned counts (forth-add's 4: 2.9 million)
 
 
 def cost(m: ConceptMap) -> Cost:
@@ -55,6 +58,34 @@ def simplest_maps(solver: MapSolver, wanted: int) -> list[ConceptMap]:
     return found
 
 
+def every_shortcut(
+    task: Task,
+    mode: Mode,
+    shortcuts: int,
+    found: Callable[[list[ConceptMap]], None] | None = None,
+    seconds: float | None = None,
+) -> list[ConceptMap]:
+    """All `shortcuts` optimal maps other than the intended one (their number known from a count),
+    in the order of `cost`: read off the search method's counts with values pinned when it lists
+    them within LISTING_NODES nodes (a program's sums over ten thousand rows: seconds), else by SAT
+    (every_map, with `found` and `seconds`). Either way the number found must be the count's."""
+    try:
+        maps = searched_maps(task, mode, LISTING_NODES)
+    except Declined:
+        with MapSolver(task, mode) as solver:
+            return every_map(solver, shortcuts, found, seconds)
+    identity = identity_map(task)
+    listed = sorted((m for m in maps if m != identity), key=_order)
+    if len(listed) != shortcuts or len(maps) != shortcuts + 1:
+        raise InternalError(f"the count says {shortcuts} shortcuts, the search lists {len(maps) - 1}")
+    return listed
+
+
+def _order(m: ConceptMap) -> tuple[Cost, tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Simplest first (`cost`), ties by permutation and value maps: one order whichever route lists."""
+    return cost(m), m.pi, m.f
+
+
 def every_map(
     solver: MapSolver,
     shortcuts: int,
@@ -79,7 +110,7 @@ def every_map(
         solver.forbid(m)
         if found is not None and n % 50 == 0:
             found(maps)
-    return sorted(maps, key=lambda m: (cost(m), m.pi, m.f))
+    return sorted(maps, key=_order)
 
 
 class _Bounds:

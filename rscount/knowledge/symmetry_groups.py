@@ -9,7 +9,15 @@ import random
 from collections.abc import Sequence
 
 from ..task.model import Mode, Task
-from .symmetry import concept_swap
+from .symmetry import (
+    concept_swap,
+    interchangeable_blocks,
+    interchangeable_families,
+    object_blocks,
+    support_blocks,
+)
+
+Blocks = dict[str, list[list[int]]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,9 +97,7 @@ class ConceptGroup:
         return [members[root(x)] for x in range(k)]
 
 
-def symmetry_groups(
-    task: Task, mode: Mode, blocks: dict[str, list[list[int]]]
-) -> tuple[ConceptGroup, ConceptGroup]:
+def symmetry_groups(task: Task, mode: Mode, blocks: Blocks) -> tuple[ConceptGroup, ConceptGroup]:
     """(H_in, H_out) as `plan` used them (its `blocks`): the class of pi is {h_out pi h_in}."""
     if mode == Mode.OBJECTS:
         n, m = task.object_spec().count, len(task.object_spec().attributes)
@@ -114,3 +120,20 @@ def symmetry_groups(
 def usable_families(inputs: list[list[int]], families: list[list[int]]) -> list[list[int]]:
     """The families `classes` may use: all of them when the input blocks are singletons, else none."""
     return families if all(len(block) == 1 for block in inputs) else []
+
+
+def class_blocks(task: Task, mode: Mode) -> Blocks:
+    """The symmetry blocks whose double classes the exact counts walk (the support's, the
+    knowledge's, and the families of knowledge blocks exchanged as wholes), keyed as
+    symmetry_groups reads them."""
+    if mode == Mode.OBJECTS:
+        blocks = object_blocks(task)
+        for what in ("object", "attribute"):
+            key = f"knowledge {what} families"
+            blocks[key] = usable_families(blocks[f"support {what}s"], blocks[key])
+        return blocks
+    outputs = interchangeable_blocks(task)
+    inputs = support_blocks(task, outputs)
+    single = all(len(block) == 1 for block in inputs)  # else no family is used: none is looked for
+    families = interchangeable_families(task, outputs) if single else []
+    return {"support": inputs, "knowledge": outputs, "knowledge families": families}

@@ -8,14 +8,19 @@ import math
 import random
 import re
 from collections import Counter
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from references.bruteforce import brute_force_maps
+from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
 from strategies.randomtasks import SETTINGS, Spec, specs, symmetric_specs
 from support import REPO
 
-from rscount import count
+from rscount import count, explain
+from rscount.counting.budget import TooManyNodes
+from rscount.insight import simplest
 from rscount.insight.maps import ConceptMap, MapSpace
 from rscount.knowledge.loading import load_task
 
@@ -237,3 +242,20 @@ def test_text_groups_the_shortcuts_shown_by_the_concepts_they_involve(cli):
     heads = [line.strip() for line in lines if line.strip().startswith("involving ")]
     assert heads and len(heads) == len(set(heads))  # one heading per group
     assert "concepts whose meaning the training data does not pin: c1 (may read c2, c3" in run.out
+
+
+def _declined(*args):
+    raise TooManyNodes("the search is not asked here")
+
+
+@settings(max_examples=30, **SETTINGS)
+@given(st.one_of(plain_tasks(), object_tasks()))
+def test_every_map_listed_by_search_or_by_sat_explains_alike(drawn: Drawn):
+    """Small counts list every map: by the search method's pinned counts, or by SAT when the search
+    declines; the maps shown, their order, the summary and the unidentified concepts are the same."""
+    mode = "disentangled" if drawn.problem.objects is None else "objects"
+    by_search = explain(drawn.task(), mode, show=50).to_dict()
+    with mock.patch.object(simplest, "searched_maps", _declined):
+        by_sat = explain(drawn.task(), mode, show=50).to_dict()
+    for key in ("count", "maps", "summary", "unidentified", "stopped"):
+        assert by_search[key] == by_sat[key], key

@@ -3,7 +3,9 @@ label accuracy) against a brute force that lists every optimal map and evaluates
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 from unittest import mock
@@ -18,20 +20,42 @@ from strategies.randomtasks import SETTINGS, specs, symmetric_specs
 from support import REPO
 
 from rscount import NotApplicable, load_task
+from rscount.counting.budget import TooManyNodes
 from rscount.counting.engines import group_tables
 from rscount.insight import forecast as forecast_module
+from rscount.insight import simplest
 from rscount.insight.forecast import forecast
 from rscount.knowledge.loading import task_from_dict
 
 TASKS = REPO / "tasks"
 
 
-ROUTES = pytest.mark.parametrize("route", ["listed by SAT", "decomposition"])
+ROUTES = pytest.mark.parametrize(
+    "route", ["listed by search", "listed by SAT", "marginals by search", "marginals by decomposition"]
+)
 
 
-def _by(route: str) -> mock._patch:
-    """Forecast by every map listed (the default for small counts) or by the decomposition."""
-    return mock.patch.object(forecast_module, "LISTED_MAX", 0 if route == "decomposition" else 500)
+def _declined(*args):
+    raise TooManyNodes("the search is not asked here")
+
+
+@contextlib.contextmanager
+def _by(route: str) -> Iterator[None]:
+    """Forecast from every map (the default for small counts: listed by the search method's pinned
+    counts, or by SAT when the search declines) or from marginals (by pinned counts or by the
+    decomposition), whichever method counted the task."""
+    tallies = forecast_module._tallies
+    with contextlib.ExitStack() as stack:
+        if route.startswith("marginals"):
+            stack.enter_context(mock.patch.object(forecast_module, "LISTED_MAX", 0))
+
+            def routed(task, mode, progress, _counted_by_search):
+                return tallies(task, mode, progress, route == "marginals by search")
+
+            stack.enter_context(mock.patch.object(forecast_module, "_tallies", routed))
+        elif route == "listed by SAT":
+            stack.enter_context(mock.patch.object(simplest, "searched_maps", _declined))
+        yield
 
 
 def _matches_brute_force(spec, data, most: int) -> None:

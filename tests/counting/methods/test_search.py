@@ -28,8 +28,9 @@ from support import REPO
 import rscount
 from rscount.counting.budget import UNBOUNDED
 from rscount.counting.engines import group_tables
+from rscount.counting.engines.class_counts import ClassCounter
 from rscount.counting.engines.class_search import permutations
-from rscount.counting.methods.search import part_search
+from rscount.counting.methods.search import SearchedMaps, part_search
 from rscount.counting.methods.search.backend import SearchBackend
 from rscount.counting.problem import CountProblem
 from rscount.counting.processes.alarm import AlarmRang
@@ -225,3 +226,20 @@ def test_a_raced_search_inherits_what_a_count_of_the_same_problem_cached_before_
     assert here.details["search_nodes"] > 0
     assert raced(problem)["search_nodes"] == 0
     assert raced(CountProblem(problem.task, problem.mode))["search_nodes"] == here.details["search_nodes"]
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(st.one_of(plain_tasks(), object_tasks()))
+def test_pinned_counts_tally_each_class_as_the_class_counter(drawn):
+    """SearchedMaps.tally (one count per seen value and image, that value pinned) against the
+    decomposition's marginals (ClassCounter.tally) on every permutation class with maps."""
+    mode = Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
+    task = drawn.task()
+    searched = SearchedMaps(CountProblem(task, mode), UNBOUNDED)
+    decomposition = ClassCounter(task, mode)
+    assert sum(size * searched.tally(pi)[0] for pi, size in searched.classes) == Truth(drawn.problem).count
+    for pi, _ in searched.classes:
+        total, fixed = searched.tally(pi)
+        expected_total, expected = decomposition.tally(pi)
+        assert total == expected_total
+        assert fixed == expected

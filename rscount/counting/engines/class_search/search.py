@@ -20,13 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 from ....encoding.model import Encoding
-from ....knowledge.symmetry import (
-    interchangeable_blocks,
-    interchangeable_families,
-    object_blocks,
-    support_blocks,
-)
-from ....knowledge.symmetry_groups import usable_families
+from ....knowledge.symmetry_groups import Blocks, class_blocks
 from ....progress import Progress
 from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
@@ -36,7 +30,6 @@ from .permutations import classes
 from .pruning import Viability
 
 Classes = list[tuple[tuple[int, ...], int]]
-Blocks = dict[str, list[list[int]]]
 
 
 def _singletons(blocks: list[list[int]]) -> bool:
@@ -66,23 +59,9 @@ class ClassSearch:
         # A cheap check of a concept permutation pi (disentangled mode): True if some optimal map
         # has it, else support rows refuting it (none if it cannot tell).
         self.check = check
-        self.blocks = self._object_blocks() if problem.mode == Mode.OBJECTS else self._concept_blocks()
+        self.blocks = class_blocks(problem.task, problem.mode)
         sides = ("support objects", "support attributes") if problem.mode == Mode.OBJECTS else ("support",)
         self.strategy = "sat" if all(_singletons(self.blocks[side]) for side in sides) else "tree"
-
-    def _concept_blocks(self) -> Blocks:
-        task = self.problem.task
-        outputs = interchangeable_blocks(task)
-        inputs = support_blocks(task, outputs)
-        families = interchangeable_families(task, outputs) if _singletons(inputs) else []
-        return {"support": inputs, "knowledge": outputs, "knowledge families": families}
-
-    def _object_blocks(self) -> Blocks:
-        blocks = object_blocks(self.problem.task)
-        for what in ("object", "attribute"):  # kept as used, for symmetry_groups
-            families = f"knowledge {what} families"
-            blocks[families] = usable_families(blocks[f"support {what}s"], blocks[families])
-        return blocks
 
     def __iter__(self) -> Iterator[tuple[tuple[int, ...], int]]:
         """Each class (pi, size) once."""

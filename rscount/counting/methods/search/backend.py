@@ -11,18 +11,14 @@ and object permutations are built the same way."""
 
 from __future__ import annotations
 
+import functools
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from ....encoding.value_codes import ValueMapCoding
-from ....knowledge.symmetry import (
-    interchangeable_blocks,
-    interchangeable_families,
-    object_blocks,
-    support_blocks,
-)
+from ....knowledge.symmetry_groups import Blocks, class_blocks
 from ....progress import Progress
 from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
@@ -31,7 +27,7 @@ from ...engines.group_tables import GroupTables
 from ...problem import CountProblem
 from ...result import CountResult
 from ...settings import CountSettings, Method
-from .value_search import ValueSearch
+from .value_search import Pins, ValueSearch
 
 
 class SearchBackend:
@@ -94,35 +90,32 @@ class Counter:
         self.shared = objects
         self.groups = self.coding.label_groups()
         self.search = ValueSearch(self.coding, self.groups, GroupTables(self.coding, self.groups))
-        self.factors: dict[tuple[int, tuple[int, ...], int | None], int] = {}
+        self.factors: dict[tuple[int, tuple[int, ...], Pins], int] = {}
+
+    @functools.cached_property
+    def blocks(self) -> Blocks:
+        """The symmetry blocks its classes are classes of (found on first use)."""
+        return class_blocks(self.task, self.mode)
 
     def classes(self, walk: Walk | None = None) -> Iterator[tuple[tuple[int, ...], int]]:
         """One permutation per class (with its size) that every group accepts; `walk` is told the
         share of the permutations walked."""
-        task = self.task
-        if self.mode == Mode.OBJECTS:
-            yield from self._object_classes(walk)
+        blocks = self.blocks
+        if self.mode != Mode.OBJECTS:
+            yield from classes(
+                blocks["support"], blocks["knowledge"], self.viable, blocks["knowledge families"], walk
+            )
             return
-        outputs = interchangeable_blocks(task)
-        inputs = support_blocks(task, outputs)
-        yield from classes(
-            inputs, outputs, self.viable, _families(inputs, interchangeable_families(task, outputs)), walk
-        )
-
-    def _object_classes(self, walk: Walk | None) -> Iterator[tuple[tuple[int, ...], int]]:
-        """(attribute map, object map) classes lifted to concept permutations; pruned once whole.
-        The object maps under each attribute map walk that map's share of `walk`."""
-        blocks = object_blocks(self.task)
         n = self.task.object_spec().count
         m = len(self.coding.sizes) // n
         for attrs, attr_size in classes(
             blocks["support attributes"], blocks["knowledge attributes"], lambda placed: True,
-            _families(blocks["support attributes"], blocks["knowledge attribute families"]), walk,
+            blocks["knowledge attribute families"], walk,
         ):  # fmt: skip
+            # the object maps under each attribute map walk that map's share of `walk`
             for objs, obj_size in classes(
                 blocks["support objects"], blocks["knowledge objects"], lambda placed: True,
-                _families(blocks["support objects"], blocks["knowledge object families"]),
-                None if walk is None else walk.nested(),
+                blocks["knowledge object families"], None if walk is None else walk.nested(),
             ):  # fmt: skip
                 yield tuple(objs[i // m] * m + attrs[i % m] for i in range(m * n)), attr_size * obj_size
 
@@ -136,19 +129,31 @@ class Counter:
                 return False
         return True
 
-    def models(self, pi: tuple[int, ...], pinned: int | None = None, rng: random.Random | None = None) -> int:
+    def models(
+        self,
+        pi: tuple[int, ...],
+        pinned: int | None = None,
+        rng: random.Random | None = None,
+        pins: Pins = (),
+    ) -> int:
         """N(pi): the optimal maps with permutation pi; with `pinned` = j (where pi[j] = j), those
-        whose value map f_j is the identity; with `rng`, an unbiased estimate of it instead (one
-        random probe of each group's value search, nothing cached)."""
+        whose value map f_j is the identity; with `pins` ((owner, seen value number), image) sorted,
+        those that send each pinned value to its image; with `rng`, an unbiased estimate of it
+        instead (one random probe of each group's value search, nothing cached)."""
+        coding = self.coding
         where = {j: i for i, j in enumerate(pi)}
-        total = self.coding.unseen_factor(pi)
+        total = coding.unseen_factor(pi)
         if pinned is not None:
-            total //= self.coding.sizes[pinned] ** (self.coding.sizes[pinned] - len(self.coding.seen[pinned]))
+            total //= coding.sizes[pinned] ** (coding.sizes[pinned] - len(coding.seen[pinned]))
+            pins = tuple(
+                sorted({**dict(pins), **{(coding.owner[pinned], v): v for v in coding.seen[pinned]}}.items())
+            )
         if self.shared:
-            return total * self.search.count_shared(pi, pinned, rng)
+            return total * self.search.count_shared(pi, pins, rng)
         for g, (_, targets) in enumerate(self.groups):
             sources = tuple(where[j] for j in targets)
-            held = pinned if pinned in sources else None
+            owners = {coding.owner[s] for s in sources}
+            held = tuple(pin for pin in pins if pin[0][0] in owners)
             if rng is None:
                 total *= self._factor(g, sources, held)
             else:
@@ -172,15 +177,9 @@ class Counter:
         objs, attrs = rng.sample(range(n), n), rng.sample(range(m), m)
         return tuple(objs[i // m] * m + attrs[i % m] for i in range(k))
 
-    def _factor(self, g: int, sources: tuple[int, ...], pinned: int | None = None) -> int:
-        """Group g's factor when its targets are fed by `sources` (cached)."""
-        key = (g, sources, pinned)
+    def _factor(self, g: int, sources: tuple[int, ...], pins: Pins = ()) -> int:
+        """Group g's factor when its targets are fed by `sources`, with `pins` (cached)."""
+        key = (g, sources, pins)
         if key not in self.factors:
-            self.factors[key] = self.search.count(g, sources, pinned)
+            self.factors[key] = self.search.count(g, sources, pins)
         return self.factors[key]
-
-
-def _families(inputs: list[list[int]], families: Sequence[Sequence[int]]) -> Sequence[Sequence[int]]:
-    """The families of interchangeable output blocks, used only where every input block is a single
-    concept (permutations.classes exchanges whole families only then)."""
-    return families if all(len(b) == 1 for b in inputs) else []

@@ -28,9 +28,10 @@ from ...engines.group_tables import MISSING, Group, GroupTables
 from . import part_search
 from .part_search import Allowed, LabelId, MaskCheck, Masker, Read, count_part, probe_part
 from .search_plans import Skeleton, picker
-from .slot_orders import Constraint
+from .slot_orders import Constraint, Slot
 
 SKELETONS = 4096  # group skeletons (per set of sources) kept before they are dropped
+Pins = tuple[tuple[Slot, int], ...]  # seen values (owner, value number) held to one image each, sorted
 Feeds = tuple[tuple[int, tuple[int, ...]], ...]  # label groups, each with the sources of its targets
 Watched = tuple[tuple[int, ...], tuple[int, ...]]  # sources, and the concepts they feed
 
@@ -157,28 +158,26 @@ class ValueSearch:
         self.spent[order] = (parts + finished, spent + nodes)
 
     def count(
-        self, g: int, sources: tuple[int, ...], pinned: int | None = None, rng: random.Random | None = None
+        self, g: int, sources: tuple[int, ...], pins: Pins = (), rng: random.Random | None = None
     ) -> int:
         """Group g's factor when its t-th target concept reads ground-truth concept sources[t]; with
-        `pinned` (a source feeding its own concept), only the maps that keep its seen values; with
-        `rng`, one random probe per part instead (an unbiased estimate of the factor)."""
+        `pins`, only the maps that send each pinned seen value to its image; with `rng`, one random
+        probe per part instead (an unbiased estimate of the factor)."""
         ordered = tuple(sorted(sources))
         skeleton = self._skeleton(((g, ordered),), (ordered, tuple(self.groups[g][1])))
         reading = tuple(ordered.index(s) for s in sources)
-        return self._count(skeleton, [(g, reading)], reading, [(g, sources)], pinned, rng)
+        return self._count(skeleton, [(g, reading)], reading, [(g, sources)], pins, rng)
 
-    def count_shared(
-        self, pi: tuple[int, ...], pinned: int | None = None, rng: random.Random | None = None
-    ) -> int:
+    def count_shared(self, pi: tuple[int, ...], pins: Pins = (), rng: random.Random | None = None) -> int:
         """The value maps valid with permutation pi when they are shared by all objects (one map
         binds every group, but each row's labels are checked group by group, as soon as that group's
-        slots are assigned); `pinned` and `rng` as in count."""
+        slots are assigned); `pins` and `rng` as in count."""
         where = {j: i for i, j in enumerate(pi)}
         feeds = tuple((g, tuple(where[j] for j in targets)) for g, (_, targets) in enumerate(self.groups))
         concepts = tuple(range(len(pi)))
         skeleton = self._skeleton(feeds, (tuple(where[j] for j in concepts), concepts))
         reads = [(g, tuple(range(len(targets)))) for g, (_, targets) in enumerate(self.groups)]
-        return self._count(skeleton, reads, concepts, list(feeds), pinned, rng)
+        return self._count(skeleton, reads, concepts, list(feeds), pins, rng)
 
     def _count(
         self,
@@ -186,7 +185,7 @@ class ValueSearch:
         reads: list[Read],
         reading: tuple[int, ...],
         feeds: list[tuple[int, tuple[int, ...]]],
-        pinned: int | None,
+        pins: Pins,
         rng: random.Random | None,
     ) -> int:
         """The product of the skeleton's parts' counts (with `rng`, of one probe of each part, drawn
@@ -201,17 +200,16 @@ class ValueSearch:
             for g, sources in feeds
             for s, j in zip(sources, self.groups[g][1])
         }
-        held = coding.owner[pinned] if pinned is not None else None
-        pins = {} if held is None else {(held, v): v for v in coding.seen[held]}
+        held = dict(pins)
         total = 1
         for part in skeleton.parts:
             sizes = {slot: into[slot[0]] for slot in part.slots}
             if part.constraints and rng is not None:
-                total *= probe_part(part, sizes, reading, pins, reads, self, rng)
+                total *= probe_part(part, sizes, reading, held, reads, self, rng)
             elif part.constraints:
-                total *= count_part(part, sizes, reading, pins, reads, self)
+                total *= count_part(part, sizes, reading, held, reads, self)
             else:
-                total *= math.prod(1 if slot in pins else sizes[slot] for slot in part.slots)
+                total *= math.prod(1 if slot in held else sizes[slot] for slot in part.slots)
             if not total:
                 return 0
         return total
