@@ -13,11 +13,11 @@ import pytest
 from support import backend_result
 
 from rscount.counting.dispatch import count_problem
-from rscount.counting.engines.class_search import search as planning
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import CountSettings
 from rscount.encoding import value_codes
 from rscount.encoding.modes import encode
+from rscount.knowledge import symmetry_groups as planning
 from rscount.knowledge.loading import load_task
 from rscount.knowledge.symmetry import object_blocks
 from rscount.task.expressions import evaluate, parse
