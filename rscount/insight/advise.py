@@ -53,6 +53,7 @@ from .steps import (
 SAT_MODES = (Mode.DISENTANGLED, Mode.OBJECTS)  # where a plan for target 1 is found by SAT
 SAT_STEPS_MAX = 50_000  # candidate steps the SAT route takes all of (vlol-theoryx-2: 39106 in 15 s)
 DRAWN_ROWS = 1000  # rows the SAT route may add where the concept space is too large to list
+FIRST_COUNT_SHARE = 0.25  # of the time, for the count as given before the SAT route (small counts list)
 SEARCH_BUDGET = 2000  # plans the exact search counts by default (XOR-3, one example: 760 to prove 4 steps)
 
 
@@ -193,15 +194,18 @@ def advise(
     stopped = False
     first: CountOutcome | None = None
     try:
-        if by_sat:  # the count as given is counted afterwards, beside the verifying count
-            _plan_by_sat(advisor, settings, state, search_info)
+        if by_sat:  # a count that takes long is counted afterwards, beside the verifying count
+            first = advisor.first_count(FIRST_COUNT_SHARE)
         else:
             first = advisor.count([[]], "counting the task")[0]
+        if first is not None and (first.exact or not by_sat) and counted(first) <= settings.target:
+            state.count, state.minimal, state.complete, state.bound = counted(first), True, True, 0
+        elif by_sat:
+            shortcuts = counted(first) - 1 if first is not None and first.exact else None
+            _plan_by_sat(advisor, settings, state, search_info, shortcuts)
+        elif first is not None:
             state.count = counted(first)
-            if counted(first) <= settings.target:
-                state.minimal, state.complete, state.bound = True, True, 0
-            else:
-                _plan(advisor, settings, state, search_info)
+            _plan(advisor, settings, state, search_info)
     except TimeLimitExceeded:
         stopped = True
         state.why = "stopped by the time limit"
@@ -281,11 +285,16 @@ def _verified(advisor: Advisor, modified: Task, text: str, base: Path, state: Se
 
 
 def _plan_by_sat(
-    advisor: Advisor, settings: AdviseSettings, state: SearchState, info: dict[str, Any]
+    advisor: Advisor,
+    settings: AdviseSettings,
+    state: SearchState,
+    info: dict[str, Any],
+    shortcuts: int | None,
 ) -> None:
-    """Fill `state` by the SAT route (target 1, plan_hitting) over every step allowed, or where there
-    are more than SAT_STEPS_MAX of them (or the concept space is too large to list), every step on
-    the support's rows and up to DRAWN_ROWS rows drawn to add."""
+    """Fill `state` by the SAT route (target 1, plan_hitting; `shortcuts`: their number, when the
+    count is known) over every step allowed, or where there are more than SAT_STEPS_MAX of them (or
+    the concept space is too large to list), every step on the support's rows and up to DRAWN_ROWS
+    rows drawn to add."""
     task = advisor.task
     steps = moves(task, settings.actions)
     info["candidates_are"] = "every step allowed"
@@ -298,7 +307,7 @@ def _plan_by_sat(
         )
     info["candidates"] = len(steps)
     try:
-        sat_search(advisor, steps, settings.costs, state, info)
+        sat_search(advisor, steps, settings.costs, state, info, shortcuts)
     finally:
         unkillable = info.pop("unkillable", None)
         if isinstance(unkillable, ConceptMap):

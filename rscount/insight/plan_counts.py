@@ -45,15 +45,27 @@ class Advisor:
         self, tasks: Sequence[Task], what: str, method: Method | None = None
     ) -> list[CountOutcome]:
         """Count tasks (by `method`, default the advisor's); a failed count is an error."""
-        left = self.remaining()
         settings = self.settings.replace(mode=self.mode, method=method or self.settings.method)
+        outcomes = self._run(tasks, what, settings)
+        if any(outcome.limit for outcome in outcomes):
+            raise TimeLimitExceeded(self.settings.timeout or 0, "advise")
+        return outcomes
+
+    def first_count(self, share: float) -> CountOutcome | None:
+        """The task as given counted within `share` of the time left (None: that time ran out, and
+        the command goes on without the count)."""
+        settings = self.settings.portion(share).replace(mode=self.mode)
+        (outcome,) = self._run([self.task], "counting the task", settings)
+        return None if outcome.limit else outcome
+
+    def _run(self, tasks: Sequence[Task], what: str, settings: CountSettings) -> list[CountOutcome]:
+        """Count tasks under `settings` (within the time they leave); an error is an error."""
+        left = self.remaining()  # the command's: connecting to Dask may take all of it
         jobs = [CountJob(t, settings) for t in tasks]
         outcomes = run_jobs(run_count, jobs, self.jobs, self.dask, self.progress, what, timeout=left)
         self.counts += len(outcomes)
         for outcome in outcomes:
-            if outcome.limit:
-                raise TimeLimitExceeded(self.settings.timeout or 0, "advise")
-            if outcome.error is not None:
+            if outcome.error is not None and not outcome.limit:
                 raise NotApplicable(f"advise: {outcome.error}")
         return outcomes
 

@@ -17,6 +17,7 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
@@ -26,14 +27,17 @@ from ..errors import InternalError, LimitReached, TimeLimitExceeded
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
-from .decisions import MapSolver
+from .decisions import MapSolver, Undecided
 from .maps import ConceptMap
 from .plan_counts import Advisor
 from .plan_search import Costs, SearchState
+from .simplest import every_shortcut
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step
 
 WRITING_SHARE = 0.15  # of the time left, kept from the search for writing the task file (large supports)
 SETTLE_SHARE = 0.6  # of the time left, after which a plan that works ends the search unproved
+LISTED_MAX = 500  # shortcuts (counted) up to which they are listed once instead of found by SAT calls
+LISTING_SECONDS = 10.0  # of SAT calls listing them, before the survivors come from SAT calls instead
 COMPLETION_MAPS = 8  # survivors one choice is completed against (greedily) before the next choice
 
 
@@ -50,10 +54,17 @@ class Hitting:
     maps: int = 0
     choices: int = 0
     unkillable: ConceptMap | None = field(default=None)
+    listed: bool = False  # the survivors came from every shortcut listed, not from SAT calls
 
     def report(self) -> dict[str, object]:
         """What a time limit keeps (through Progress.known)."""
-        return {"bound": self.bound, "best": self.best, "maps": self.maps, "choices": self.choices}
+        return {
+            "bound": self.bound,
+            "best": self.best,
+            "maps": self.maps,
+            "choices": self.choices,
+            "listed": self.listed,
+        }
 
 
 @dataclass
@@ -78,59 +89,80 @@ def hitting_plan(
     costs: Costs,
     progress: Progress | None = None,
     settle_by: float | None = None,
+    shortcuts: int | None = None,
 ) -> Hitting:
     """The cheapest plan of `steps` after which `task` has no shortcut in `mode` (disentangled or
     objects), proved cheapest among them; or a shortcut no step kills (no plan exists). `progress`
     hears the bounds after every choice, for a time limit to keep. Past the time `settle_by`
-    (time.time()), a plan known to work ends the search unproved (`minimal` False)."""
-    state = Hitting()
+    (time.time()), a plan known to work ends the search unproved (`minimal` False). Given the
+    number of `shortcuts` (a count) and at most LISTED_MAX of them, they are listed first
+    (every_shortcut) and the survivors come from the list instead of SAT calls."""
     kills = _Kills(task, steps, costs)
-    noted_clauses: list[list[int]] = []
-    top = itertools.count(len(steps) + 1)  # the pair literals' numbers
+    listed = _listing(task, mode, shortcuts)
+    if listed is not None:
+        return _hit(kills, _Listed(kills, listed), progress, settle_by)
     with MapSolver(task, mode) as solver:
-        guards = _Guards(solver, kills)
-        while True:
-            formula = kills.formula()  # RC2 anew over every clause noted: each choice is an optimum
-            formula.extend(noted_clauses)
-            with RC2(formula) as master:
-                model, cost = master.compute(), master.cost
-            if model is None:
-                raise InternalError("advise: no choice of steps, yet every step is optional")
-            chosen = kills.plan_of(model)
-            state.bound, state.choices = max(state.bound, cost), state.choices + 1
-            plan, noted, works = chosen, 0, False
-            while noted < COMPLETION_MAPS:
-                survivor = guards.survivor(plan)
-                if survivor is None:
-                    works = True
-                    break
-                ways = kills.ways(survivor, plan)
-                if not ways.single and not ways.paired:
-                    state.unkillable = survivor
-                    return state
-                noted_clauses += kills.clauses(ways, lambda: next(top))
-                state.maps, noted = state.maps + 1, noted + 1
-                state.bound = max(state.bound, kills.cheapest(ways))  # every plan kills this one
-                plan = kills.completed(plan, ways)
-            if works and noted == 0:  # the choice itself leaves no shortcut: the cheapest plan
-                state.plan = state.best = chosen
-                state.minimal = True
+        return _hit(kills, _Guards(solver, kills), progress, settle_by)
+
+
+def _listing(task: Task, mode: Mode, shortcuts: int | None) -> list[ConceptMap] | None:
+    """Every shortcut, when their number is known and small and listing them takes at most
+    LISTING_SECONDS of SAT calls (a search that lists them answers or declines in seconds)."""
+    if shortcuts is None or shortcuts > LISTED_MAX:
+        return None
+    try:
+        return every_shortcut(task, mode, shortcuts, seconds=LISTING_SECONDS)
+    except Undecided:
+        return None
+
+
+def _hit(kills: _Kills, survivors: _Survivors, progress: Progress | None, settle_by: float | None) -> Hitting:
+    """hitting_plan's loop, with the shortcuts surviving a choice of steps from `survivors`."""
+    state, costs = Hitting(listed=isinstance(survivors, _Listed)), kills.costs
+    noted_clauses: list[list[int]] = []
+    top = itertools.count(len(kills.steps) + 1)  # the pair literals' numbers
+    while True:
+        formula = kills.formula()  # RC2 anew over every clause noted: each choice is an optimum
+        formula.extend(noted_clauses)
+        with RC2(formula) as master:
+            model, cost = master.compute(), master.cost
+        if model is None:
+            raise InternalError("advise: no choice of steps, yet every step is optional")
+        chosen = kills.plan_of(model)
+        state.bound, state.choices = max(state.bound, cost), state.choices + 1
+        plan, noted, works = chosen, 0, False
+        while noted < COMPLETION_MAPS:
+            survivor = survivors.survivor(plan)
+            if survivor is None:
+                works = True
+                break
+            ways = kills.ways(survivor, plan)
+            if not ways.single and not ways.paired:
+                state.unkillable = survivor
                 return state
-            if works and costs.total(plan) <= state.bound:  # a completion as cheap as the bound
-                state.plan = state.best = plan
-                state.minimal = True
-                return state
-            if works and (state.best is None or costs.total(plan) < costs.total(state.best)):
-                state.best = plan
-            if progress is not None:
-                progress.known(**state.report())
-                progress.update(
-                    f"advise: {state.maps} shortcuts noted, no plan costs less than {state.bound}"
-                    + (f", one costing {costs.total(state.best)} works" if state.best else "")
-                )
-            if settle_by is not None and time.time() > settle_by and state.best is not None:
-                state.plan = state.best
-                return state
+            noted_clauses += kills.clauses(ways, lambda: next(top))
+            state.maps, noted = state.maps + 1, noted + 1
+            state.bound = max(state.bound, kills.cheapest(ways))  # every plan kills this one
+            plan = kills.completed(plan, ways)
+        if works and noted == 0:  # the choice itself leaves no shortcut: the cheapest plan
+            state.plan = state.best = chosen
+            state.minimal = True
+            return state
+        if works and costs.total(plan) <= state.bound:  # a completion as cheap as the bound
+            state.plan = state.best = plan
+            state.minimal = True
+            return state
+        if works and (state.best is None or costs.total(plan) < costs.total(state.best)):
+            state.best = plan
+        if progress is not None:
+            progress.known(**state.report())
+            progress.update(
+                f"advise: {state.maps} shortcuts noted, no plan costs less than {state.bound}"
+                + (f", one costing {costs.total(state.best)} works" if state.best else "")
+            )
+        if settle_by is not None and time.time() > settle_by and state.best is not None:
+            state.plan = state.best
+            return state
 
 
 class _Kills:
@@ -230,6 +262,32 @@ class _Kills:
         return [s for s in self.steps if s in chosen]
 
 
+class _Survivors(Protocol):
+    """Where the shortcuts surviving a choice of steps come from."""
+
+    def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
+        """A shortcut of the task after `plan` (None: the intended map is the only optimal one)."""
+
+
+class _Listed:
+    """Survivors from every shortcut listed: the first that no step of the plan kills (the steps
+    only add constraints, so the plan's shortcuts are among the task's)."""
+
+    def __init__(self, kills: _Kills, shortcuts: Sequence[ConceptMap]) -> None:
+        self.kills, self.shortcuts = kills, list(shortcuts)
+        self.ways: dict[ConceptMap, _Ways] = {}
+
+    def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
+        """The first shortcut listed that `plan` does not kill (None: it kills them all)."""
+        chosen = {self.kills.var[s] for s in plan}
+        for m in self.shortcuts:
+            if m not in self.ways:
+                self.ways[m] = self.kills.ways(m, [])
+            if not self.ways[m].through(chosen):
+                return m
+        return None
+
+
 class _Guards:
     """The steps' constraints on one incremental solver, each in force under a literal of its own
     (added the first time a plan takes the step), so that a plan is a set of assumptions."""
@@ -275,7 +333,12 @@ class _Guards:
 
 
 def sat_search(
-    advisor: Advisor, steps: Sequence[Step], costs: Costs, state: SearchState, info: dict[str, object]
+    advisor: Advisor,
+    steps: Sequence[Step],
+    costs: Costs,
+    state: SearchState,
+    info: dict[str, object],
+    shortcuts: int | None = None,
 ) -> None:
     """Fill `state` (target 1) from hitting_plan, run in a child within 85% of the time left (the
     rest writes the modified task file, seconds for thousands of rows): the cheapest
@@ -287,7 +350,7 @@ def sat_search(
     left = advisor.remaining()
     settle_by = None if left is None else time.time() + SETTLE_SHARE * left
     limit = {} if left is None else {"timeout": (1 - WRITING_SHARE) * left, "elapsed": 0.0}
-    args = (advisor.task, advisor.mode, steps, costs, progress, settle_by)
+    args = (advisor.task, advisor.mode, steps, costs, progress, settle_by, shortcuts)
     try:
         found = run_stoppable(hitting_plan, *args, **limit, what="advise", progress=progress)
     except LimitReached as exc:
@@ -295,7 +358,8 @@ def sat_search(
         found = Hitting(plan=list(best) if isinstance(best, list) else None)
         found.bound = int(exc.partial.get("bound", 0))  # type: ignore[call-overload]
         found.maps, found.choices = exc.partial.get("maps", 0), exc.partial.get("choices", 0)  # type: ignore[assignment]
-    info.update(route="sat", shortcuts_noted=found.maps, choices=found.choices)
+        found.listed = bool(exc.partial.get("listed", False))
+    info.update(route="sat", shortcuts_listed=found.listed, shortcuts_noted=found.maps, choices=found.choices)
     if found.unkillable is not None:
         state.plan, state.count, state.bound, state.complete = None, None, costs.total(steps) + 1, True
         state.why = "a shortcut survives every candidate step"

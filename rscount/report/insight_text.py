@@ -190,7 +190,9 @@ def advise_text(record: Advice) -> str:
     if search.get("route") == "sat":
         how = (
             f"found by SAT over {number(search['candidates'])} candidate steps ({search['candidates_are']}): "
-            f"{search['shortcuts_noted']} shortcuts noted, {search['choices']} choices of steps"
+            f"{search['shortcuts_noted']} shortcuts noted"
+            + (" (every shortcut listed first)" if search.get("shortcuts_listed") else "")
+            + f", {search['choices']} choices of steps"
         )
     else:
         how = f"{search.get('counted', 0)} in the exact search, {search.get('greedy_steps', 0)} greedy steps"

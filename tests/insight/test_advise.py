@@ -25,6 +25,7 @@ from rscount.insight.plan_search import Costs, moves, plans_costing
 from rscount.insight.steps import ACTIONS, ANNOTATE, Step, addable, apply_steps
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.families import builtin_task
+from rscount.task.model import Mode
 
 
 def _plan_recounts_to_one(cli, tmp_path: Path, *args: str) -> dict:
@@ -378,6 +379,34 @@ def test_the_sat_plan_removes_every_shortcut_and_costs_what_counting_every_plan_
     if by_counts.reached:
         assert cost <= sum(p["cost"] for p in by_counts.plan)
         assert cost == sum(p["cost"] for p in by_counts.plan) or not by_counts.minimal
+
+
+@ROUTES
+@given(
+    drawn=st.one_of(plain_tasks(max_space=8, max_rows=6), object_tasks(max_rows=4)),
+    costs=st.fixed_dictionaries({kind: st.integers(1, 3) for kind in ACTIONS}),
+)
+def test_survivors_from_every_shortcut_listed_or_from_sat_calls_give_plans_of_one_cost(drawn, costs):
+    task = drawn.task()
+    mode = task.mode if drawn.problem.objects is None else Mode.OBJECTS
+    steps, prices = moves(task, ACTIONS), Costs.parse(",".join(f"{k}={v}" for k, v in costs.items()))
+    shortcuts = count(task, "exact", mode).count - 1
+    by_sat = hitting_plan(task, mode, steps, prices)
+    listed = hitting_plan(task, mode, steps, prices, shortcuts=shortcuts)
+    assert listed.listed and not by_sat.listed
+    assert (listed.unkillable is None) == (by_sat.unkillable is None)
+    if listed.unkillable is None:
+        assert listed.minimal and by_sat.minimal
+        assert prices.total(listed.plan) == prices.total(by_sat.plan)
+        assert count(apply_steps(task, listed.plan), "exact", mode).count == 1
+
+
+def test_a_plan_is_not_searched_for_when_the_task_has_no_shortcut(cli):
+    run = cli("advise", REPO / "tasks" / "hwf3-nodiv.yaml", "--json", "--jobs", "1")
+    assert run.code == 0, run.err
+    record = run.json()
+    assert record["start"]["count"] == 1 and record["plan"] == [] and record["minimal"]
+    assert "route" not in record["search"]
 
 
 @pytest.mark.parametrize("name", ["xor3", "mnadd-half", "vlol-numerical-2", "mnadd-evenodd"])
