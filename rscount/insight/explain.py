@@ -19,16 +19,15 @@ from ..errors import InternalError, LimitReached
 from ..progress import Progress
 from ..sinks import terminal
 from ..task.model import Mode, Task
-from .decisions import Identity, MapSolver, witness
+from .decisions import MapSolver
 from .jrs_pairs import jrs_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
-from .simplest import every_shortcut, simplest_maps
-from .unidentified import from_identities, unidentified_concepts
+from .simplest import LISTED_MAX, every_shortcut, simplest_maps
+from .unidentified import from_maps, unidentified_concepts
 
 T = TypeVar("T")
 
 ENUMERATE_MAX = 10_000  # up to this many optimal maps, every one is listed and summarised
-EVERY_MAP_MAX = 500  # up to this many shortcuts (counted), every one is listed (search, else SAT)
 SUMMARY_SAMPLES = 2000  # above it, the summary is estimated from this many uniform samples
 
 
@@ -211,7 +210,7 @@ def _simplest(
 
 def _simplest_here(task: Task, mode: Mode, show: int, count: int | None, progress: Progress) -> _Found:
     """The `show` simplest maps, checked, and the unidentified concepts: from every map when the
-    exact `count` is at most EVERY_MAP_MAX (the summary too), else by the MaxSAT-like search and
+    exact `count` has at most LISTED_MAX shortcuts (the summary too), else by the MaxSAT-like search and
     the identifiability questions on the same solver."""
 
     def described(maps: list[ConceptMap]) -> list[list[dict[str, Any]]]:
@@ -219,12 +218,9 @@ def _simplest_here(task: Task, mode: Mode, show: int, count: int | None, progres
             _check(task, m)
         return [describe_map(task, m) for m in maps]
 
-    if count is not None and count - 1 <= EVERY_MAP_MAX:
+    if count is not None and count - 1 <= LISTED_MAX:
         maps = every_shortcut(task, mode, count - 1, lambda ms: progress.known(maps=described(ms[:show])))
-        seen = [Identity() for _ in task.concepts]
-        for m in maps:
-            witness(task, m, seen)
-        unidentified = {name: u.to_dict() for name, u in from_identities(task, seen).items()}
+        unidentified = {name: u.to_dict() for name, u in from_maps(task, maps).items()}
         summary = _summary(task, [identity_map(task), *maps], exact=True)
         return _Found(described(maps[:show]), unidentified, summary)
     with MapSolver(task, mode) as solver:

@@ -42,12 +42,9 @@ from ..knowledge.symmetry_groups import Blocks, symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
-from .decisions import Undecided
 from .maps import ConceptMap, MapSpace, identity_map
-from .simplest import every_shortcut
+from .simplest import listed_shortcuts
 
-LISTED_MAX = 500  # optimal maps (counted) up to which the forecast is read off every one, listed
-LISTED_SECONDS = 10.0  # of SAT calls listing them, before the decomposition answers instead
 MARGINAL_NODES = 2_000_000  # search nodes for the classes' marginals by pinned counts, else the decomposition
 Table = list[list[int]]  # table[v][u]: maps with f_i(value v) = value u of the concept i feeds
 
@@ -279,16 +276,12 @@ def _estimated(
 def _listed(
     task: Task, mode: Mode, test: Sequence[Row] | None, counted: CountResult, start: float
 ) -> Forecast | None:
-    """The exact forecast from every optimal map (every_shortcut) when the task's count (`counted`,
-    by the fastest method) is at most LISTED_MAX; None when it has more, the count is not exact, or
-    SAT's listing takes more than LISTED_SECONDS (the marginals then answer)."""
-    if not counted.exact or counted.count > LISTED_MAX:
+    """The exact forecast from every optimal map (listed_shortcuts) when the task's count (`counted`,
+    by the fastest method) is exact and small; None otherwise (the marginals then answer)."""
+    shortcuts = listed_shortcuts(task, mode, counted.count - 1 if counted.exact else None)
+    if shortcuts is None:
         return None
-    try:
-        maps = [identity_map(task), *every_shortcut(task, mode, counted.count - 1, seconds=LISTED_SECONDS)]
-    except Undecided:
-        return None
-    return _from_maps(task, mode, maps, test, counted.count, 0, start)
+    return _from_maps(task, mode, [identity_map(task), *shortcuts], test, counted.count, 0, start)
 
 
 def _from_maps(

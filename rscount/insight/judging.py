@@ -255,6 +255,8 @@ def _name_involved(
                 unidentified_concepts,
                 task,
                 mode,
+                None,
+                result.count - 1 if result.exact else None,
                 timeout=None if left is None else max(left, 1.0),
                 memory=settings.memory,
             )

@@ -27,17 +27,15 @@ from ..errors import InternalError, LimitReached, TimeLimitExceeded
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
-from .decisions import MapSolver, Undecided
+from .decisions import MapSolver
 from .maps import ConceptMap
 from .plan_counts import Advisor
 from .plan_search import Costs, SearchState
-from .simplest import every_shortcut
+from .simplest import listed_shortcuts
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step
 
 WRITING_SHARE = 0.15  # of the time left, kept from the search for writing the task file (large supports)
 SETTLE_SHARE = 0.6  # of the time left, after which a plan that works ends the search unproved
-LISTED_MAX = 500  # shortcuts (counted) up to which they are listed once instead of found by SAT calls
-LISTING_SECONDS = 10.0  # of SAT calls listing them, before the survivors come from SAT calls instead
 COMPLETION_MAPS = 8  # survivors one choice is completed against (greedily) before the next choice
 
 
@@ -96,24 +94,13 @@ def hitting_plan(
     hears the bounds after every choice, for a time limit to keep. Past the time `settle_by`
     (time.time()), a plan known to work ends the search unproved (`minimal` False). Given the
     number of `shortcuts` (a count) and at most LISTED_MAX of them, they are listed first
-    (every_shortcut) and the survivors come from the list instead of SAT calls."""
+    (listed_shortcuts) and the survivors come from the list instead of SAT calls."""
     kills = _Kills(task, steps, costs)
-    listed = _listing(task, mode, shortcuts)
+    listed = listed_shortcuts(task, mode, shortcuts)
     if listed is not None:
         return _hit(kills, _Listed(kills, listed), progress, settle_by)
     with MapSolver(task, mode) as solver:
         return _hit(kills, _Guards(solver, kills), progress, settle_by)
-
-
-def _listing(task: Task, mode: Mode, shortcuts: int | None) -> list[ConceptMap] | None:
-    """Every shortcut, when their number is known and small and listing them takes at most
-    LISTING_SECONDS of SAT calls (a search that lists them answers or declines in seconds)."""
-    if shortcuts is None or shortcuts > LISTED_MAX:
-        return None
-    try:
-        return every_shortcut(task, mode, shortcuts, seconds=LISTING_SECONDS)
-    except Undecided:
-        return None
 
 
 def _hit(kills: _Kills, survivors: _Survivors, progress: Progress | None, settle_by: float | None) -> Hitting:

@@ -21,6 +21,8 @@ from .maps import ConceptMap, identity_map, searched_maps
 
 Cost = tuple[int, int]  # (concepts that lose their meaning, values moved)
 LISTING_NODES = 5_000_000  # search nodes for listing every map by pinned counts (forth-add's 4: 2.9 million)
+LISTED_MAX = 500  # shortcuts (counted) up to which explain, check, forecast and advise list every one
+LISTING_SECONDS = 10.0  # of SAT calls listing them (the search declined) before another route answers
 
 
 def cost(m: ConceptMap) -> Cost:
@@ -81,6 +83,17 @@ def every_shortcut(
     if len(listed) != shortcuts or len(maps) != shortcuts + 1:
         raise InternalError(f"the count says {shortcuts} shortcuts, the search lists {len(maps) - 1}")
     return listed
+
+
+def listed_shortcuts(task: Task, mode: Mode, shortcuts: int | None) -> list[ConceptMap] | None:
+    """every_shortcut when their number is known (a count) and at most LISTED_MAX, and SAT lists
+    them within LISTING_SECONDS where the search declines; else None (another route answers)."""
+    if shortcuts is None or shortcuts > LISTED_MAX:
+        return None
+    try:
+        return every_shortcut(task, mode, shortcuts, seconds=LISTING_SECONDS)
+    except Undecided:
+        return None
 
 
 def _order(m: ConceptMap) -> tuple[Cost, tuple[int, ...], tuple[tuple[int, ...], ...]]:

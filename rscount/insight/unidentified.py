@@ -8,6 +8,7 @@ may be predicted as others (rscount.insight.decisions).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +18,9 @@ from ..counting.methods.search import loose_concepts
 from ..counting.problem import CountProblem
 from ..errors import NotApplicable
 from ..task.model import Mode, Task, Value
-from .decisions import Identity, MapSolver, Undecided, identities
+from .decisions import Identity, MapSolver, Undecided, identities, witness
+from .maps import ConceptMap
+from .simplest import listed_shortcuts
 
 # Identification by search (for supports too large to encode) visits at most this many permutation
 # prefixes and search nodes (search answers mnadd-n2's 24 permutations in 3000 nodes).
@@ -51,18 +54,33 @@ class Unidentified:
         return cls(tuple(data["reads"]), data["remapped"], None if moved is None else tuple(moved))
 
 
-def unidentified_concepts(task: Task, mode: Mode, solver: MapSolver | None = None) -> dict[str, Unidentified]:
+def unidentified_concepts(
+    task: Task, mode: Mode, solver: MapSolver | None = None, shortcuts: int | None = None
+) -> dict[str, Unidentified]:
     """Each concept that some optimal map does not keep, with the ground-truth concepts it may read,
-    whether its values may be remapped and which values may move: decided by SAT on the task's CNF
-    (rscount.insight.decisions), or, where that is too hard for the solver (a program's sums on ten
-    thousand rows) or the support too large to encode, by the search method's identification (per
-    concept only: `moved` is None). `solver`: one already on the task (its rows encoded carry over)."""
+    whether its values may be remapped and which values may move: read off every shortcut where
+    their number (`shortcuts`, from a count) is small (listed_shortcuts), else decided by SAT on the
+    task's CNF (rscount.insight.decisions), or, where that is too hard for the solver (a program's
+    sums on ten thousand rows) or the support too large to encode, by the search method's
+    identification (per concept only: `moved` is None). `solver`: one already on the task (its rows
+    encoded carry over)."""
+    listed = listed_shortcuts(task, mode, shortcuts)
+    if listed is not None:
+        return from_maps(task, listed)
     try:  # where the search method applies, it answers what SAT cannot quickly; else classes do
         with nullcontext(solver) if solver else MapSolver(task, mode) as asked:
             found = identities(asked, classes=mode != Mode.DISENTANGLED)
     except (NotApplicable, Undecided):
         return _by_search(task, mode)
     return from_identities(task, found)
+
+
+def from_maps(task: Task, shortcuts: Sequence[ConceptMap]) -> dict[str, Unidentified]:
+    """The Unidentified concepts of a task whose shortcuts are all of `shortcuts`."""
+    seen = [Identity() for _ in task.concepts]
+    for m in shortcuts:
+        witness(task, m, seen)
+    return from_identities(task, seen)
 
 
 def from_identities(task: Task, found: list[Identity]) -> dict[str, Unidentified]:

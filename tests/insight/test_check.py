@@ -136,6 +136,19 @@ def test_identification_by_search_says_what_sat_on_the_cnf_says(spec):
     assert by_search == by_sat
 
 
+@settings(max_examples=40, deadline=None)
+@given(specs(max_rows=6))
+def test_the_concepts_and_values_read_off_every_shortcut_are_those_sat_decides(spec):
+    task = spec.task()
+    shortcuts = (
+        sum(1 for _ in brute_force_maps(spec.domains, spec.label, list(spec.support), set(spec.supervised)))
+        - 1
+    )
+    listed = unidentified_concepts(task, "disentangled", shortcuts=shortcuts)
+    assert listed == unidentified_concepts(task, "disentangled")  # SAT on the CNF
+    assert all(u.moved is not None for u in listed.values())
+
+
 def test_a_program_on_ten_thousand_rows_is_checked_without_a_cnf(cli):
     run = cli("check", REPO / "tasks" / "mnadd-n2.yaml", "--memory", "2")
     assert run.code == 0

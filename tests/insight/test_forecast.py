@@ -47,7 +47,7 @@ def _by(route: str) -> Iterator[None]:
     tallies = forecast_module._tallies
     with contextlib.ExitStack() as stack:
         if route.startswith("marginals"):
-            stack.enter_context(mock.patch.object(forecast_module, "LISTED_MAX", 0))
+            stack.enter_context(mock.patch.object(simplest, "LISTED_MAX", -1))
 
             def routed(task, mode, progress, _counted_by_search):
                 return tallies(task, mode, progress, route == "marginals by search")
