@@ -13,7 +13,6 @@ so annotating c together with adding a row whose image moves c kills a map neith
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -105,18 +104,23 @@ def hitting_plan(
 
 def _hit(kills: _Kills, survivors: _Survivors, progress: Progress | None, settle_by: float | None) -> Hitting:
     """hitting_plan's loop, with the shortcuts surviving a choice of steps from `survivors`."""
+    with RC2(kills.formula()) as master:
+        return _hit_with(master, kills, survivors, progress, settle_by)
+
+
+def _hit_with(
+    master: RC2, kills: _Kills, survivors: _Survivors, progress: Progress | None, settle_by: float | None
+) -> Hitting:
+    """_hit on one incremental master: each shortcut noted joins it as hard clauses, so each choice
+    is an optimum over every shortcut noted (the cores found before still hold); the pair literals
+    are the master's own new variables, never one its cardinality encodings use."""
     state, costs = Hitting(listed=isinstance(survivors, _Listed)), kills.costs
-    noted_clauses: list[list[int]] = []
-    top = itertools.count(len(kills.steps) + 1)  # the pair literals' numbers
     while True:
-        formula = kills.formula()  # RC2 anew over every clause noted: each choice is an optimum
-        formula.extend(noted_clauses)
-        with RC2(formula) as master:
-            model, cost = master.compute(), master.cost
+        model = master.compute()
         if model is None:
             raise InternalError("advise: no choice of steps, yet every step is optional")
         chosen = kills.plan_of(model)
-        state.bound, state.choices = max(state.bound, cost), state.choices + 1
+        state.bound, state.choices = max(state.bound, master.cost), state.choices + 1
         plan, noted, works = chosen, 0, False
         while noted < COMPLETION_MAPS:
             survivor = survivors.survivor(plan)
@@ -127,7 +131,8 @@ def _hit(kills: _Kills, survivors: _Survivors, progress: Progress | None, settle
             if not ways.single and not ways.paired:
                 state.unkillable = survivor
                 return state
-            noted_clauses += kills.clauses(ways, lambda: next(top))
+            for clause in kills.clauses(ways, master.pool.id):
+                master.add_clause(clause)
             state.maps, noted = state.maps + 1, noted + 1
             state.bound = max(state.bound, kills.cheapest(ways))  # every plan kills this one
             plan = kills.completed(plan, ways)
