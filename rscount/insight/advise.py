@@ -38,6 +38,7 @@ from .maps import ConceptMap
 from .plan_counts import Advisor, counted
 from .plan_hitting import sat_search
 from .plan_search import Costs, SearchState, candidate_steps, moves, search
+from .simplest import Counted
 from .steps import (
     ACTIONS,
     ADD,
@@ -201,7 +202,7 @@ def advise(
         if first is not None and (first.exact or not by_sat) and counted(first) <= settings.target:
             state.count, state.minimal, state.complete, state.bound = counted(first), True, True, 0
         elif by_sat:
-            shortcuts = counted(first) - 1 if first is not None and first.exact else None
+            shortcuts = Counted(counted(first) - 1) if first is not None and first.exact else None
             _plan_by_sat(advisor, settings, state, search_info, shortcuts)
         elif first is not None:
             state.count = counted(first)
@@ -289,7 +290,7 @@ def _plan_by_sat(
     settings: AdviseSettings,
     state: SearchState,
     info: dict[str, Any],
-    shortcuts: int | None,
+    shortcuts: Counted | None,
 ) -> None:
     """Fill `state` by the SAT route (target 1, plan_hitting; `shortcuts`: their number, when the
     count is known) over every step allowed, or where there are more than SAT_STEPS_MAX of them (or

@@ -22,7 +22,7 @@ from ..task.model import Mode, Task
 from .decisions import MapSolver
 from .jrs_pairs import jrs_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
-from .simplest import LISTED_MAX, every_shortcut, simplest_maps
+from .simplest import LISTED_MAX, Counted, every_shortcut, simplest_maps
 from .unidentified import from_maps, unidentified_concepts
 
 T = TypeVar("T")
@@ -150,14 +150,14 @@ def explain(
             return None
 
     result = part("counting", count_task, task, settings.replace(mode=mode), progress, share=0.5)
-    count = result.count if result is not None and result.exact else None
+    counted = Counted.of(result)
     if randomly:
         drawn = part("drawing maps", _drawn, task, mode, show, seed)
         order = f"drawn uniformly at random without replacement (seed {seed})"
         found = _Found(drawn or [], part("deciding the concepts involved", _unidentified, task, mode))
     else:
         order = "fewest changed concepts, then fewest changed values, first"
-        found = _simplest(task, mode, show, count, settings, stopped)
+        found = _simplest(task, mode, show, counted, settings, stopped)
     summary = found.summary or part("summarising every optimal map", _summary_of, task, mode, seed)
     return Explanation(
         task.name,
@@ -185,7 +185,7 @@ class _Found:
 
 
 def _simplest(
-    task: Task, mode: Mode, show: int, count: int | None, settings: CountSettings, stopped: list[str]
+    task: Task, mode: Mode, show: int, counted: Counted | None, settings: CountSettings, stopped: list[str]
 ) -> _Found:
     """_simplest_here in a child within the limits; a limit keeps the maps found before it (the
     child reports them as it finds them)."""
@@ -196,7 +196,7 @@ def _simplest(
             task,
             mode,
             show,
-            count,
+            counted,
             progress,
             **settings.limits(),
             what="finding maps",
@@ -208,18 +208,18 @@ def _simplest(
         return _Found(maps, None)
 
 
-def _simplest_here(task: Task, mode: Mode, show: int, count: int | None, progress: Progress) -> _Found:
+def _simplest_here(task: Task, mode: Mode, show: int, counted: Counted | None, progress: Progress) -> _Found:
     """The `show` simplest maps, checked, and the unidentified concepts: from every map when the
-    exact `count` has at most LISTED_MAX shortcuts (the summary too), else by the MaxSAT-like search and
-    the identifiability questions on the same solver."""
+    exact count (`counted`) has at most LISTED_MAX shortcuts (the summary too), else by the
+    MaxSAT-like search and the identifiability questions on the same solver."""
 
     def described(maps: list[ConceptMap]) -> list[list[dict[str, Any]]]:
         for m in maps:
             _check(task, m)
         return [describe_map(task, m) for m in maps]
 
-    if count is not None and count - 1 <= LISTED_MAX:
-        maps = every_shortcut(task, mode, count - 1, lambda ms: progress.known(maps=described(ms[:show])))
+    if counted is not None and counted.shortcuts <= LISTED_MAX:
+        maps = every_shortcut(task, mode, counted, lambda ms: progress.known(maps=described(ms[:show])))
         unidentified = {name: u.to_dict() for name, u in from_maps(task, maps).items()}
         summary = _summary(task, [identity_map(task), *maps], exact=True)
         return _Found(described(maps[:show]), unidentified, summary)

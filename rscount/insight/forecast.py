@@ -43,7 +43,7 @@ from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
 from .maps import ConceptMap, MapSpace, identity_map
-from .simplest import listed_shortcuts
+from .simplest import Counted, listed_shortcuts
 
 MARGINAL_NODES = 2_000_000  # search nodes for the classes' marginals by pinned counts, else the decomposition
 Table = list[list[int]]  # table[v][u]: maps with f_i(value v) = value u of the concept i feeds
@@ -278,7 +278,7 @@ def _listed(
 ) -> Forecast | None:
     """The exact forecast from every optimal map (listed_shortcuts) when the task's count (`counted`,
     by the fastest method) is exact and small; None otherwise (the marginals then answer)."""
-    shortcuts = listed_shortcuts(task, mode, counted.count - 1 if counted.exact else None)
+    shortcuts = listed_shortcuts(task, mode, Counted.of(counted))
     if shortcuts is None:
         return None
     return _from_maps(task, mode, [identity_map(task), *shortcuts], test, counted.count, 0, start)

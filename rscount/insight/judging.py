@@ -26,6 +26,7 @@ from ..errors import LimitReached, RscountError, origin
 from ..progress import Progress
 from ..task.expectations import Outcome, judge_pins
 from ..task.model import Mode, Task
+from .simplest import Counted
 from .unidentified import Unidentified, unidentified_concepts
 from .validation import ERROR, INFO, WARNING, Finding, validate
 
@@ -256,7 +257,7 @@ def _name_involved(
                 task,
                 mode,
                 None,
-                result.count - 1 if result.exact else None,
+                Counted.of(result),
                 timeout=None if left is None else max(left, 1.0),
                 memory=settings.memory,
             )

@@ -30,7 +30,7 @@ from .decisions import MapSolver
 from .maps import ConceptMap
 from .plan_counts import Advisor
 from .plan_search import Costs, SearchState
-from .simplest import listed_shortcuts
+from .simplest import Counted, listed_shortcuts
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step
 
 WRITING_SHARE = 0.15  # of the time left, kept from the search for writing the task file (large supports)
@@ -86,16 +86,16 @@ def hitting_plan(
     costs: Costs,
     progress: Progress | None = None,
     settle_by: float | None = None,
-    shortcuts: int | None = None,
+    counted: Counted | None = None,
 ) -> Hitting:
     """The cheapest plan of `steps` after which `task` has no shortcut in `mode` (disentangled or
     objects), proved cheapest among them; or a shortcut no step kills (no plan exists). `progress`
     hears the bounds after every choice, for a time limit to keep. Past the time `settle_by`
     (time.time()), a plan known to work ends the search unproved (`minimal` False). Given the
-    number of `shortcuts` (a count) and at most LISTED_MAX of them, they are listed first
+    number of shortcuts (`counted`) and at most LISTED_MAX of them, they are listed first
     (listed_shortcuts) and the survivors come from the list instead of SAT calls."""
     kills = _Kills(task, steps, costs)
-    listed = listed_shortcuts(task, mode, shortcuts)
+    listed = listed_shortcuts(task, mode, counted)
     if listed is not None:
         return _hit(kills, _Listed(kills, listed), progress, settle_by)
     with MapSolver(task, mode) as solver:
@@ -330,7 +330,7 @@ def sat_search(
     costs: Costs,
     state: SearchState,
     info: dict[str, object],
-    shortcuts: int | None = None,
+    counted: Counted | None = None,
 ) -> None:
     """Fill `state` (target 1) from hitting_plan, run in a child within 85% of the time left (the
     rest writes the modified task file, seconds for thousands of rows): the cheapest
@@ -342,7 +342,7 @@ def sat_search(
     left = advisor.remaining()
     settle_by = None if left is None else time.time() + SETTLE_SHARE * left
     limit = {} if left is None else {"timeout": (1 - WRITING_SHARE) * left, "elapsed": 0.0}
-    args = (advisor.task, advisor.mode, steps, costs, progress, settle_by, shortcuts)
+    args = (advisor.task, advisor.mode, steps, costs, progress, settle_by, counted)
     try:
         found = run_stoppable(hitting_plan, *args, **limit, what="advise", progress=progress)
     except LimitReached as exc:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pysat.card import ITotalizer
 
 from ..counting.budget import Declined
+from ..counting.result import CountResult
+from ..counting.settings import Method
 from ..errors import InternalError
 from ..task.model import Mode, Task
 from .decisions import MapSolver, Undecided
@@ -23,6 +26,29 @@ Cost = tuple[int, int]  # (concepts that lose their meaning, values moved)
 LISTING_NODES = 5_000_000  # search nodes for listing every map by pinned counts (forth-add's 4: 2.9 million)
 LISTED_MAX = 500  # shortcuts (counted) up to which explain, check, forecast and advise list every one
 LISTING_SECONDS = 10.0  # of SAT calls listing them (the search declined) before another route answers
+
+
+@dataclass(frozen=True)
+class Counted:
+    """What an exact count says for listing: the number of shortcuts, and the search nodes it took
+    when the search method counted (listing by search reads the same classes again: markov-chain
+    counts in 12.7 million nodes and lists its 36 maps in 13.6 million)."""
+
+    shortcuts: int
+    nodes: int = 0
+
+    @classmethod
+    def of(cls, result: CountResult | None) -> Counted | None:
+        """The Counted of a count (None unless it is exact)."""
+        if result is None or not result.exact:
+            return None
+        nodes = result.details.get("search_nodes", 0) if result.method == Method.SEARCH else 0
+        return cls(result.count - 1, nodes if isinstance(nodes, int) else 0)
+
+    @property
+    def listing_nodes(self) -> int:
+        """The search nodes listing may take: LISTING_NODES, and twice the count's."""
+        return LISTING_NODES + 2 * self.nodes
 
 
 def cost(m: ConceptMap) -> Cost:
@@ -63,18 +89,19 @@ def simplest_maps(solver: MapSolver, wanted: int) -> list[ConceptMap]:
 def every_shortcut(
     task: Task,
     mode: Mode,
-    shortcuts: int,
+    counted: Counted,
     found: Callable[[list[ConceptMap]], None] | None = None,
     seconds: float | None = None,
 ) -> list[ConceptMap]:
-    """All `shortcuts` optimal maps other than the intended one (their number known from a count),
-    in the order of `cost`: read off the search method's counts with values pinned when it lists
-    them within LISTING_NODES nodes (a program's sums over ten thousand rows: seconds), else by SAT
+    """All optimal maps other than the intended one (their number known from a count), in the
+    order of `cost`: read off the search method's counts with values pinned when it lists them
+    within `counted.listing_nodes` (a program's sums over ten thousand rows: seconds), else by SAT
     (every_map, with `found` and `seconds`). Either way the number found must be the count's."""
+    shortcuts = counted.shortcuts
     if shortcuts == 0:  # the count says the intended map is the only one
         return []
     try:
-        maps = searched_maps(task, mode, LISTING_NODES)
+        maps = searched_maps(task, mode, counted.listing_nodes)
     except Declined:
         with MapSolver(task, mode) as solver:
             return every_map(solver, shortcuts, found, seconds)
@@ -85,13 +112,13 @@ def every_shortcut(
     return listed
 
 
-def listed_shortcuts(task: Task, mode: Mode, shortcuts: int | None) -> list[ConceptMap] | None:
+def listed_shortcuts(task: Task, mode: Mode, counted: Counted | None) -> list[ConceptMap] | None:
     """every_shortcut when their number is known (a count) and at most LISTED_MAX, and SAT lists
     them within LISTING_SECONDS where the search declines; else None (another route answers)."""
-    if shortcuts is None or shortcuts > LISTED_MAX:
+    if counted is None or counted.shortcuts > LISTED_MAX:
         return None
     try:
-        return every_shortcut(task, mode, shortcuts, seconds=LISTING_SECONDS)
+        return every_shortcut(task, mode, counted, seconds=LISTING_SECONDS)
     except Undecided:
         return None
 

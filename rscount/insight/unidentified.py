@@ -20,7 +20,7 @@ from ..errors import NotApplicable
 from ..task.model import Mode, Task, Value
 from .decisions import Identity, MapSolver, Undecided, identities, witness
 from .maps import ConceptMap
-from .simplest import listed_shortcuts
+from .simplest import Counted, listed_shortcuts
 
 # Identification by search (for supports too large to encode) visits at most this many permutation
 # prefixes and search nodes (search answers mnadd-n2's 24 permutations in 3000 nodes).
@@ -55,16 +55,16 @@ class Unidentified:
 
 
 def unidentified_concepts(
-    task: Task, mode: Mode, solver: MapSolver | None = None, shortcuts: int | None = None
+    task: Task, mode: Mode, solver: MapSolver | None = None, counted: Counted | None = None
 ) -> dict[str, Unidentified]:
     """Each concept that some optimal map does not keep, with the ground-truth concepts it may read,
     whether its values may be remapped and which values may move: read off every shortcut where
-    their number (`shortcuts`, from a count) is small (listed_shortcuts), else decided by SAT on the
+    their number (`counted`, from a count) is small (listed_shortcuts), else decided by SAT on the
     task's CNF (rscount.insight.decisions), or, where that is too hard for the solver (a program's
     sums on ten thousand rows) or the support too large to encode, by the search method's
     identification (per concept only: `moved` is None). `solver`: one already on the task (its rows
     encoded carry over)."""
-    listed = listed_shortcuts(task, mode, shortcuts)
+    listed = listed_shortcuts(task, mode, counted)
     if listed is not None:
         return from_maps(task, listed)
     try:  # where the search method applies, it answers what SAT cannot quickly; else classes do

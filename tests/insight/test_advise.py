@@ -22,6 +22,7 @@ from rscount.formats.task_files.writing import task_yaml
 from rscount.insight.advise import SEARCH_BUDGET
 from rscount.insight.plan_hitting import hitting_plan
 from rscount.insight.plan_search import Costs, moves, plans_costing
+from rscount.insight.simplest import Counted
 from rscount.insight.steps import ACTIONS, ANNOTATE, Step, addable, apply_steps
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.families import builtin_task
@@ -392,7 +393,7 @@ def test_survivors_from_every_shortcut_listed_or_from_sat_calls_give_plans_of_on
     steps, prices = moves(task, ACTIONS), Costs.parse(",".join(f"{k}={v}" for k, v in costs.items()))
     shortcuts = count(task, "exact", mode).count - 1
     by_sat = hitting_plan(task, mode, steps, prices)
-    listed = hitting_plan(task, mode, steps, prices, shortcuts=shortcuts)
+    listed = hitting_plan(task, mode, steps, prices, counted=Counted(shortcuts))
     assert listed.listed and not by_sat.listed
     assert (listed.unkillable is None) == (by_sat.unkillable is None)
     if listed.unkillable is None:

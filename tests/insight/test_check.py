@@ -15,6 +15,7 @@ from support import REPO
 
 from rscount import check
 from rscount.insight import unidentified as unidentified_module
+from rscount.insight.simplest import Counted
 from rscount.insight.unidentified import unidentified_concepts
 from rscount.knowledge.labels import ignored_concepts
 from rscount.task import vectorized
@@ -144,7 +145,7 @@ def test_the_concepts_and_values_read_off_every_shortcut_are_those_sat_decides(s
         sum(1 for _ in brute_force_maps(spec.domains, spec.label, list(spec.support), set(spec.supervised)))
         - 1
     )
-    listed = unidentified_concepts(task, "disentangled", shortcuts=shortcuts)
+    listed = unidentified_concepts(task, "disentangled", counted=Counted(shortcuts))
     assert listed == unidentified_concepts(task, "disentangled")  # SAT on the CNF
     assert all(u.moved is not None for u in listed.values())
 
