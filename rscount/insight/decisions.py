@@ -16,10 +16,12 @@ from typing import Any
 from .. import sat
 from ..counting.budget import Budget, Declined
 from ..counting.engines.class_search.search import all_classes
+from ..counting.methods.source_tuples import fitting_permutations
 from ..counting.problem import CountProblem
 from ..encoding.concept_maps import lazy_maps
 from ..encoding.model import Encoding
 from ..errors import InternalError, NotApplicable
+from ..knowledge.symmetry import interchangeable_blocks, interchangeable_families
 from ..knowledge.symmetry_groups import symmetry_groups
 from ..task.model import Mode, Task
 from ..task.support import Row
@@ -227,10 +229,11 @@ def identities(
     solver: MapSolver, seconds: float | None = CALL_SECONDS, classes: bool = True
 ) -> list[Identity]:
     """Per concept, its Identity, decided by questions about all permutations at once (_decide),
-    each call within `seconds`; with `classes`, what they leave is decided per permutation class
-    (_by_class: a fixed permutation makes most questions easy), where the class search lists them
-    within CLASSES, each call within `seconds` too. Undecided when a call is interrupted (`seconds`
-    None: never)."""
+    each call within `seconds`; with `classes`, what they leave is decided per permutation (a fixed
+    permutation makes most questions easy): per class in the objects mode (_by_class, where the
+    class search lists them within CLASSES, each call within `seconds` too), from source-tuples'
+    permutations and their groups' small CNFs in the disentangled mode (_by_fitting). Undecided
+    when a call is interrupted (`seconds` None: never) or those routes decline."""
     task = solver.task
     k = len(task.concepts)
     found = [Identity() for _ in range(k)]
@@ -243,7 +246,10 @@ def identities(
         if not classes:
             raise
         try:
-            _by_class(solver, found, seconds)
+            if solver.mode == Mode.OBJECTS:
+                _by_class(solver, found, seconds)
+            else:
+                _by_fitting(task, found)
         except Declined as exc:
             raise Undecided(f"too hard for SAT at once, and {exc}") from None
     return found
@@ -310,15 +316,46 @@ def _by_class(solver: MapSolver, found: list[Identity], seconds: float | None = 
             continue  # no optimal map has this permutation
         witness(task, m, at_rep)
         _decide(solver, at_rep, questions, clauses=fixed, seconds=seconds)
-        for x in range(k):
-            for i in ins[x]:
-                found[i].moved |= at_rep[x].moved
-                found[i].remapped |= at_rep[x].changed and rep[x] in outs[i]
-        for i in range(k):
-            for x in ins[i]:
-                for j in outs[rep[x]]:
-                    if j != i:
-                        found[j].reads.add(i)
+        _carry(found, rep, at_rep, ins, outs)
+
+
+def _by_fitting(task: Task, found: list[Identity]) -> None:
+    """Identities from source-tuples' permutations of the optimal maps (disentangled mode) and what
+    each one's value maps may move, carried over the knowledge's symmetries (rep -> h_out rep),
+    which the permutations are found up to."""
+    knowledge = interchangeable_blocks(task)
+    k = len(task.concepts)
+    blocks = {
+        "support": [[x] for x in range(k)],
+        "knowledge": knowledge,
+        "knowledge families": interchangeable_families(task, knowledge),
+    }
+    h_in, h_out = symmetry_groups(task, Mode.DISENTANGLED, blocks)
+    ins, outs = h_in.orbits(), h_out.orbits()
+    for fitting in fitting_permutations(task, CLASSES):
+        at_rep = [Identity(moved=set(m), changed=c) for m, c in zip(fitting.moved, fitting.changed)]
+        _carry(found, fitting.pi, at_rep, ins, outs)
+
+
+def _carry(
+    found: list[Identity],
+    rep: Sequence[int],
+    at_rep: list[Identity],
+    ins: list[list[int]],
+    outs: list[list[int]],
+) -> None:
+    """Into `found`, what the maps of h_out rep h_in show, `at_rep` being what rep's maps show and
+    `ins`, `outs` the orbits of H_in and H_out (see _by_class)."""
+    k = len(found)
+    for x in range(k):
+        for i in ins[x]:
+            found[i].moved |= at_rep[x].moved
+            found[i].remapped |= at_rep[x].changed and rep[x] in outs[i]
+    for i in range(k):
+        for x in ins[i]:
+            for j in outs[rep[x]]:
+                if j != i:
+                    found[j].reads.add(i)
 
 
 def _question(solver: MapSolver, kind: str, j: int, x: int) -> list[list[int]]:

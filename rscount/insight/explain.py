@@ -22,7 +22,7 @@ from ..task.model import Mode, Task
 from .decisions import MapSolver
 from .jrs_pairs import jrs_shortcuts
 from .maps import ConceptMap, MapSpace, identity_map, violation
-from .simplest import LISTED_MAX, Counted, every_shortcut, simplest_maps
+from .simplest import LISTED_MAX, Counted, every_shortcut, listed_shortcuts, simplest_maps
 from .unidentified import from_maps, unidentified_concepts
 
 T = TypeVar("T")
@@ -210,16 +210,21 @@ def _simplest(
 
 def _simplest_here(task: Task, mode: Mode, show: int, counted: Counted | None, progress: Progress) -> _Found:
     """The `show` simplest maps, checked, and the unidentified concepts: from every map when the
-    exact count (`counted`) has at most LISTED_MAX shortcuts (the summary too), else by the
-    MaxSAT-like search and the identifiability questions on the same solver."""
+    exact count (`counted`) has at most LISTED_MAX shortcuts, or the count's factors list more
+    (listed_shortcuts; the summary too), else by the MaxSAT-like search and the identifiability
+    questions on the same solver."""
 
     def described(maps: list[ConceptMap]) -> list[list[dict[str, Any]]]:
         for m in maps:
             _check(task, m)
         return [describe_map(task, m) for m in maps]
 
+    maps = None
     if counted is not None and counted.shortcuts <= LISTED_MAX:
         maps = every_shortcut(task, mode, counted, lambda ms: progress.known(maps=described(ms[:show])))
+    elif counted is not None:  # more, listed only where the count's own factors list them
+        maps = listed_shortcuts(task, mode, counted)
+    if maps is not None:
         unidentified = {name: u.to_dict() for name, u in from_maps(task, maps).items()}
         summary = _summary(task, [identity_map(task), *maps], exact=True)
         return _Found(described(maps[:show]), unidentified, summary)

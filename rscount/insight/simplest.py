@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pysat.card import ITotalizer
 
 from ..counting.budget import Declined
+from ..counting.methods.source_tuples import fitting_maps
 from ..counting.result import CountResult
 from ..counting.settings import Method
 from ..errors import InternalError
@@ -26,16 +27,19 @@ Cost = tuple[int, int]  # (concepts that lose their meaning, values moved)
 LISTING_NODES = 5_000_000  # search nodes for listing every map by pinned counts (forth-add's 4: 2.9 million)
 LISTED_MAX = 500  # shortcuts (counted) up to which explain, check, forecast and advise list every one
 LISTING_SECONDS = 10.0  # of SAT calls listing them (the search declined) before another route answers
+# Shortcuts up to which those source-tuples counted are listed from its factors (MNMath's 5759: 4 s).
+TUPLES_LISTED_MAX = 10_000
 
 
 @dataclass(frozen=True)
 class Counted:
-    """What an exact count says for listing: the number of shortcuts, and the search nodes it took
-    when the search method counted (listing by search reads the same classes again: markov-chain
-    counts in 12.7 million nodes and lists its 36 maps in 13.6 million)."""
+    """What an exact count says for listing: the number of shortcuts, the method that counted, and
+    the search nodes it took when that was the search (listing by search reads the same classes
+    again: markov-chain counts in 12.7 million nodes and lists its 36 maps in 13.6 million)."""
 
     shortcuts: int
     nodes: int = 0
+    method: Method | None = None
 
     @classmethod
     def of(cls, result: CountResult | None) -> Counted | None:
@@ -43,7 +47,7 @@ class Counted:
         if result is None or not result.exact:
             return None
         nodes = result.details.get("search_nodes", 0) if result.method == Method.SEARCH else 0
-        return cls(result.count - 1, nodes if isinstance(nodes, int) else 0)
+        return cls(result.count - 1, nodes if isinstance(nodes, int) else 0, result.method)
 
     @property
     def listing_nodes(self) -> int:
@@ -94,33 +98,56 @@ def every_shortcut(
     seconds: float | None = None,
 ) -> list[ConceptMap]:
     """All optimal maps other than the intended one (their number known from a count), in the
-    order of `cost`: read off the search method's counts with values pinned when it lists them
-    within `counted.listing_nodes` (a program's sums over ten thousand rows: seconds), else by SAT
-    (every_map, with `found` and `seconds`). Either way the number found must be the count's."""
+    order of `cost`: read off source-tuples' factors when that method counted, else off the search
+    method's counts with values pinned when it lists them within `counted.listing_nodes` (a
+    program's sums over ten thousand rows: seconds), else by SAT (every_map, with `found` and
+    `seconds`). Every way the number found must be the count's."""
     shortcuts = counted.shortcuts
     if shortcuts == 0:  # the count says the intended map is the only one
         return []
+    listed = _by_tuples(task, mode, counted)
+    if listed is not None:
+        return listed
     try:
         maps = searched_maps(task, mode, counted.listing_nodes)
     except Declined:
         with MapSolver(task, mode) as solver:
             return every_map(solver, shortcuts, found, seconds)
-    identity = identity_map(task)
-    listed = sorted((m for m in maps if m != identity), key=_order)
-    if len(listed) != shortcuts or len(maps) != shortcuts + 1:
-        raise InternalError(f"the count says {shortcuts} shortcuts, the search lists {len(maps) - 1}")
-    return listed
+    return _shortcuts_of(task, maps, shortcuts, "the search")
 
 
 def listed_shortcuts(task: Task, mode: Mode, counted: Counted | None) -> list[ConceptMap] | None:
     """every_shortcut when their number is known (a count) and at most LISTED_MAX, and SAT lists
-    them within LISTING_SECONDS where the search declines; else None (another route answers)."""
+    them within LISTING_SECONDS where the search declines, or at most TUPLES_LISTED_MAX when
+    source-tuples counted them; else None (another route answers)."""
     if counted is None or counted.shortcuts > LISTED_MAX:
-        return None
+        return None if counted is None else _by_tuples(task, mode, counted, TUPLES_LISTED_MAX)
     try:
         return every_shortcut(task, mode, counted, seconds=LISTING_SECONDS)
     except Undecided:
         return None
+
+
+def _by_tuples(task: Task, mode: Mode, counted: Counted, most: int = LISTED_MAX) -> list[ConceptMap] | None:
+    """The shortcuts read off source-tuples' factors when that method counted them and they are at
+    most `most`; None otherwise."""
+    if counted.method != Method.SOURCE_TUPLES or counted.shortcuts > most:
+        return None
+    try:
+        maps = [ConceptMap(pi, f) for pi, f in fitting_maps(task, counted.shortcuts + 1)]
+    except Declined:
+        return None
+    return _shortcuts_of(task, maps, counted.shortcuts, "source tuples")
+
+
+def _shortcuts_of(task: Task, maps: list[ConceptMap], shortcuts: int, route: str) -> list[ConceptMap]:
+    """Every map of `maps` but the intended one, in the order of `cost`, after checking that they
+    are the count's `shortcuts` and the intended map."""
+    identity = identity_map(task)
+    listed = sorted((m for m in maps if m != identity), key=_order)
+    if len(listed) != shortcuts or len(maps) != shortcuts + 1:
+        raise InternalError(f"the count says {shortcuts} shortcuts, {route} lists {len(maps) - 1}")
+    return listed
 
 
 def _order(m: ConceptMap) -> tuple[Cost, tuple[int, ...], tuple[tuple[int, ...], ...]]:

@@ -67,9 +67,9 @@ def unidentified_concepts(
     listed = listed_shortcuts(task, mode, counted)
     if listed is not None:
         return from_maps(task, listed)
-    try:  # where the search method applies, it answers what SAT cannot quickly; else classes do
+    try:  # what SAT cannot decide at once or per permutation, the search method's identification
         with nullcontext(solver) if solver else MapSolver(task, mode) as asked:
-            found = identities(asked, classes=mode != Mode.DISENTANGLED)
+            found = identities(asked)
     except (NotApplicable, Undecided):
         return _by_search(task, mode)
     return from_identities(task, found)

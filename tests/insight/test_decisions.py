@@ -1,17 +1,20 @@
 """The decisions about a task's optimal maps (rscount.insight.decisions), against the oracle's brute
 force: who may read whom, which concepts may be remapped and which values may be predicted as
-others, decided by questions about all permutations at once and, forced, per permutation class; a
-map found is optimal (every row, encoded lazily or not); and a question with no answer says so."""
+others, decided by questions about all permutations at once and, forced, per permutation class
+or from source-tuples' permutations; the maps listed from source tuples; a map found is optimal
+(every row, encoded lazily or not); and a question with no answer says so."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from references.oracle import Truth
 from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
 from support import REPO
 
+from rscount.counting.budget import Unsuited
+from rscount.counting.methods.source_tuples import fitting_maps
 from rscount.errors import InternalError
 from rscount.insight import decisions
 from rscount.insight.decisions import MapSolver, identities
@@ -27,14 +30,16 @@ def mode_of(drawn: Drawn) -> Mode:
     return Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
 
 
-def facts(drawn: Drawn, per_class: bool) -> dict[str, tuple[tuple[str, ...], bool, tuple[object, ...]]]:
+def facts(drawn: Drawn, route: str) -> dict[str, tuple[tuple[str, ...], bool, tuple[object, ...]]]:
     task = drawn.task()
     mode = mode_of(drawn)
     names = task.names
     with MapSolver(task, mode) as solver:
-        if per_class:
-            found = [decisions.Identity() for _ in task.concepts]
+        found = [decisions.Identity() for _ in task.concepts]
+        if route == "per class":
             decisions._by_class(solver, found)
+        elif route == "by source tuples":
+            decisions._by_fitting(task, found)
         else:
             found = identities(solver)
     return {
@@ -48,11 +53,38 @@ def facts(drawn: Drawn, per_class: bool) -> dict[str, tuple[tuple[str, ...], boo
     }
 
 
-@pytest.mark.parametrize("per_class", [False, True], ids=["at once", "per class"])
+@pytest.mark.parametrize("route", ["at once", "per class"])
 @ORACLE
 @given(drawn=st.one_of(plain_tasks(), object_tasks()))
-def test_identities_are_the_brute_forces_by_either_route(per_class, drawn):
-    assert facts(drawn, per_class) == Truth(drawn.problem).unidentified()
+def test_identities_are_the_brute_forces_by_either_route(route, drawn):
+    assert facts(drawn, route) == Truth(drawn.problem).unidentified()
+
+
+@ORACLE
+@given(drawn=plain_tasks())
+def test_identities_from_source_tuples_permutations_are_the_brute_forces(drawn):
+    try:
+        found = facts(drawn, "by source tuples")
+    except Unsuited:  # concepts no label reads with domains of different sizes
+        assume(False)
+    assert found == Truth(drawn.problem).unidentified()
+
+
+@ORACLE
+@given(drawn=plain_tasks())
+def test_the_maps_listed_from_source_tuples_are_the_brute_forces(drawn):
+    """Every tuple's orbit times its group's value maps, joined, with the free concepts: each
+    optimal map once (value maps as target value numbers, as fitting_maps gives them)."""
+    truth = Truth(drawn.problem)
+    domains = drawn.problem.domains
+    try:
+        listed = fitting_maps(drawn.task(), truth.count)
+    except Unsuited:
+        assume(False)
+    wanted = [
+        (pi, tuple(tuple(map(domains[t].index, images)) for t, images in zip(pi, f))) for pi, f in truth.maps
+    ]
+    assert sorted(listed) == sorted(wanted)
 
 
 @ORACLE

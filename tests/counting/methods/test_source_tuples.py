@@ -29,7 +29,7 @@ from support import REPO, backend_count, backend_result
 from rscount.counting.budget import UNBOUNDED, Budget, TooManyModels, Unsuited
 from rscount.counting.methods.source_tuples import refute
 from rscount.counting.methods.source_tuples import tuples as source_tuples
-from rscount.counting.methods.source_tuples.tuples import GroupShape, SourceTuples, TupleFactor, _completed
+from rscount.counting.methods.source_tuples.tuples import GroupShape, SourceTuples, TupleFactor, completed
 from rscount.errors import TaskError
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.progress import Progress
@@ -293,7 +293,7 @@ def test_values_shown_to_share_an_image_contradict_rows_that_need_them_apart():
     (shape,) = counter.shapes
     assert (1, 2) in shape.tuples(range(3))
     group = (list(shape.labels), list(shape.targets))
-    facts = list(counter.coding.row_facts(_completed(3, shape.targets, (1, 2)), group))
+    facts = list(counter.coding.row_facts(completed(3, shape.targets, (1, 2)), group))
     found = refute.determined(counter.coding, group)
     assert found == {(0, (True,)), (1, (True,))}
     assert refute.contradictory(facts, found) and not refute.contradictory(facts)
@@ -316,7 +316,7 @@ def test_a_tuple_pairs_of_rows_refute_has_no_value_map(spec: Spec):
         group = (list(shape.labels), list(shape.targets))
         found = refute.determined(counter.coding, group)
         for beta in shape.tuples(range(k)):
-            facts = list(counter.coding.row_facts(_completed(k, shape.targets, beta), group))
+            facts = list(counter.coding.row_facts(completed(k, shape.targets, beta), group))
             if refute.contradictory(facts, found):
                 with mock.patch.object(refute, "contradictory", return_value=False):
                     assert listed(shape, beta) == 0

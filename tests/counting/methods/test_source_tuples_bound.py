@@ -23,7 +23,7 @@ from support import REPO
 from rscount.counting.budget import Unsuited
 from rscount.counting.engines.group_tables import LABEL_TABLE_LIMIT
 from rscount.counting.methods.source_tuples.bound import FactorBound, tuple_upper_bound
-from rscount.counting.methods.source_tuples.tuples import SourceTuples, TupleFactor, _completed
+from rscount.counting.methods.source_tuples.tuples import SourceTuples, TupleFactor, completed
 from rscount.encoding.value_codes import Reading
 from rscount.errors import TaskError
 from rscount.knowledge.loading import task_from_dict
@@ -55,7 +55,7 @@ def test_each_tuple_bound_holds_its_factor_and_the_sum_holds_the_count(spec: Spe
         for beta in shape.tuples(range(len(task.concepts))):
             found, factor = bound(shape, beta), exact(shape, beta)
             assert found >= factor
-            pi = _completed(len(task.concepts), shape.targets, beta)
+            pi = completed(len(task.concepts), shape.targets, beta)
             if disjoint(list(counter.coding.row_facts(pi, (list(shape.labels), list(shape.targets))))):
                 assert found == factor
     assert tuple_upper_bound(task, ANY)[0] >= spec.brute_force()

@@ -19,7 +19,7 @@ from ....task.model import Task
 from ...budget import Budget, Unsuited
 from ...engines.group_tables import GroupTables
 from .refute import Determined, contradictory
-from .tuples import GroupShape, SourceTuples, _completed
+from .tuples import GroupShape, SourceTuples, completed
 
 
 class FactorBound:
@@ -43,7 +43,7 @@ class FactorBound:
     def __call__(self, shape: GroupShape, beta: tuple[int, ...]) -> int:
         """At least the factor of `shape`'s group when beta[n] feeds shape.targets[n]."""
         coding = self.coding
-        pi = _completed(len(coding.sizes), shape.targets, beta)
+        pi = completed(len(coding.sizes), shape.targets, beta)
         facts = list(coding.row_facts(pi, (list(shape.labels), list(shape.targets))))
         if contradictory(facts, self.determined[shape.labels]):
             return 0

@@ -46,6 +46,7 @@ from .refute import Group, Refuters, state_reading
 ENUMERATE_LIMIT = 2000  # models of one factor listed by SAT before the SDD counts it
 
 Factor = Callable[["GroupShape", tuple[int, ...]], int]  # a group's shape and a tuple -> its factor
+OneHot = dict[tuple[int, int], list[int]]  # (source, value) -> one-hot literals of its image
 
 
 def tuple_count(k: int, shape: GroupShape) -> int:
@@ -146,7 +147,7 @@ class TupleFactor:
     def __call__(self, shape: GroupShape, beta: tuple[int, ...]) -> int:
         """The factor of `shape`'s group when beta[n] feeds shape.targets[n]."""
         coding = self.coding
-        pi = _completed(len(coding.sizes), shape.targets, beta)
+        pi = completed(len(coding.sizes), shape.targets, beta)
         pairs = zip(beta, shape.targets)
         unseen = int(math.prod(coding.sizes[t] ** (coding.sizes[s] - len(coding.seen[s])) for s, t in pairs))
         group = (list(shape.labels), list(shape.targets))
@@ -166,9 +167,27 @@ class TupleFactor:
     def _enumerated(self, pi: tuple[int, ...], group: Group, beta: tuple[int, ...]) -> int | None:
         """The value maps of the group's sources that fit its rows, counted by SAT enumeration over
         one-hot value variables, or None past the limit."""
+        built = self.group_cnf(pi, group)
+        if built is None:
+            return 0
+        b, onehot = built
+        with sat.solver(sat.REFUTE, b.clauses) as solver:
+            projection = [x for lits in onehot.values() for x in lits]
+            models = 0
+            for _ in sat.projected_models(solver, projection, one_hot=True):
+                models += 1
+                if models > self.limit:
+                    return None
+        sizes = self.coding.sizes
+        unconstrained = [s for s in beta for v in self.coding.seen[s] if (s, v) not in onehot]
+        return models * int(math.prod(sizes[pi[s]] for s in unconstrained))
+
+    def group_cnf(self, pi: tuple[int, ...], group: Group) -> tuple[CNFBuilder, OneHot] | None:
+        """The CNF of the group's rows over one-hot images (onehot[source, value][image]) of the
+        source values its rows read, under `pi`; None when a row has no value map giving its labels."""
         sizes = self.coding.sizes
         b = CNFBuilder()
-        onehot: dict[tuple[int, int], list[int]] = {}
+        onehot: OneHot = {}
 
         def code(i: int, v: int) -> list[int]:
             if (i, v) not in onehot:
@@ -186,19 +205,11 @@ class TupleFactor:
             return state_reading(self.coding, b, group, fact, [code(i, v) for i, v in fact.pairs], shared)
 
         if not all(state(fact) for fact in self.coding.row_facts(pi, group)):
-            return 0
-        with sat.solver(sat.REFUTE, b.clauses) as solver:
-            projection = [x for lits in onehot.values() for x in lits]
-            models = 0
-            for _ in sat.projected_models(solver, projection, one_hot=True):
-                models += 1
-                if models > self.limit:
-                    return None
-        unconstrained = [s for s in beta for v in self.coding.seen[s] if (s, v) not in onehot]
-        return models * int(math.prod(sizes[pi[s]] for s in unconstrained))
+            return None
+        return b, onehot
 
 
-def _completed(k: int, targets: Sequence[int], beta: Sequence[int]) -> tuple[int, ...]:
+def completed(k: int, targets: Sequence[int], beta: Sequence[int]) -> tuple[int, ...]:
     """A concept permutation (pi[source] = target) that sends beta[n] to targets[n]; the others
     anyhow (a group's constraints read only its own sources)."""
     pi = [-1] * k
@@ -251,7 +262,7 @@ class SourceTuples:
 
     def count(self) -> tuple[int, dict[str, Any]]:
         """The exact count and what the result's details say about it."""
-        total = self._rest(0, 0, top=True)
+        total = self.rest(0, 0, top=True)
         details: dict[str, Any] = {
             "label_groups": len(self.shapes),
             "source_tuples": self.tuples,
@@ -263,8 +274,9 @@ class SourceTuples:
             details["factors_by_sdd"] = self.factor.by_sdd
         return total, details
 
-    def _rest(self, n: int, used: int, top: bool = False) -> int:
-        """The sum over the tuples of groups n, n+1, ... from the sources not in `used` (a mask)."""
+    def rest(self, n: int, used: int, top: bool = False) -> int:
+        """The sum over the tuples of groups n, n+1, ... from the sources not in `used` (a mask);
+        after count(), read from its memo."""
         if n == len(self.shapes):
             return self._free_ways(used)
         key = (n, used)
@@ -286,7 +298,7 @@ class SourceTuples:
                 self.factors[n, beta] = self.factor(shape, beta)
             f = self.factors[n, beta]
             if f:
-                total += shape.orbit * f * self._rest(n + 1, used | sum(1 << s for s in beta))
+                total += shape.orbit * f * self.rest(n + 1, used | sum(1 << s for s in beta))
             if top and self.progress:
                 lower = max(total, floor)
                 self.progress.known(lower_bound=lower, tuples_done=done, tuples_total=self.top_tuples)
