@@ -37,9 +37,10 @@ from .sampling import sampled_estimates
 from .settings import CountSettings, Method
 
 # source-tuples declines when the label groups have more than this many source tuples, or a tuple's
-# factor lists more value maps than that (it would visit them all; MNMath, digits 0-9, 200 rows: 35 s
-# against decompose's 141 within these budgets).
-SOURCE_TUPLES_MAX = 2000
+# factor lists more value maps than TUPLE_MODELS (it would visit them all; MNMath, digits 0-9, 200
+# rows: 35 s against decompose's 141 within these budgets; with one row supervised, which breaks
+# the digits' symmetry, 3360 tuples: 17 s where decompose does not finish in 60 s).
+SOURCE_TUPLES_MAX = 10_000
 TUPLE_MODELS = 2000
 # source-sets declines past this many states of a group's residual table and solver models of its
 # readings (SDD-OIA with 32 rows and over a million classes: 2 s within them).

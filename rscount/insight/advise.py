@@ -202,7 +202,9 @@ def advise(
         if first is not None and (first.exact or not by_sat) and counted(first) <= settings.target:
             state.count, state.minimal, state.complete, state.bound = counted(first), True, True, 0
         elif by_sat:
-            shortcuts = Counted(counted(first) - 1) if first is not None and first.exact else None
+            shortcuts = None
+            if first is not None and first.exact:
+                shortcuts = Counted(counted(first) - 1, method=first.method)
             _plan_by_sat(advisor, settings, state, search_info, shortcuts)
         elif first is not None:
             state.count = counted(first)

@@ -168,6 +168,9 @@ class _Kills:
         self.adds = {s.row: self.var[s] for s in self.steps if s.action == ADD and s.row is not None}
         self.rows: list[Row] = [*task.support.rows, *self.adds]
         self.labels = task.labels_of(self.rows)
+        self.label = dict(zip(self.rows, self.labels))
+        self.seen: dict[tuple[int, int], set[tuple[int, int]]] = {}  # (i, j): value numbers on the support
+        self.images: dict[tuple[ConceptMap, Row], tuple[bool, set[int]]] = {}
 
     def formula(self) -> WCNF:
         """Soft: leave each step out (weight: its cost); hard: a step on a row the task lacks needs
@@ -183,6 +186,42 @@ class _Kills:
         """The steps a model of the master chooses, in candidate order."""
         true = {lit for lit in model if lit > 0}
         return [s for s in self.steps if self.var[s] in true]
+
+    def kills(self, m: ConceptMap, plan: Sequence[Step]) -> bool:
+        """Whether `plan` kills `m`, as ways(m) would say of the plan's steps, evaluating the knowledge
+        on the plan's rows only (and, for an annotation, on the concept's values the support shows):
+        thousands of listed shortcuts are tried against each choice."""
+        added = [s.row for s in plan if s.action == ADD and s.row is not None]
+        for s in plan:
+            if s.action == ANNOTATE:
+                j = self.task.names.index(s.concept or "")
+                if self._moves_on_support(m, j) or any(j in self._image(m, r)[1] for r in added):
+                    return True
+                continue
+            assert s.row is not None
+            relabelled, moved = self._image(m, s.row)
+            if relabelled or (s.action == SUPERVISE and moved):
+                return True
+            if s.action == ANNOTATE_ONE and self.task.names.index(s.concept or "") in moved:
+                return True
+        return False
+
+    def _image(self, m: ConceptMap, row: Row) -> tuple[bool, set[int]]:
+        """Whether m changes the labels of `row`, and the concepts whose values it moves there."""
+        if (m, row) not in self.images:
+            image = m.predict(self.task, row)
+            relabelled = self.task.labels_of([image])[0] != self.label[row]
+            self.images[m, row] = relabelled, {j for j, (u, v) in enumerate(zip(image, row)) if u != v}
+        return self.images[m, row]
+
+    def _moves_on_support(self, m: ConceptMap, j: int) -> bool:
+        """Whether m predicts concept j otherwise on some support row: from the pairs of value numbers
+        (of the concept feeding j, of j) the support shows."""
+        i = m.source(j)
+        if (i, j) not in self.seen:
+            ci, cj = self.task.concepts[i], self.task.concepts[j]
+            self.seen[i, j] = {(ci.index[r[i]], cj.index[r[j]]) for r in self.task.support.rows}
+        return any(m.f[i][a] != b for a, b in self.seen[i, j])
 
     def ways(self, m: ConceptMap, plan: Sequence[Step]) -> _Ways:
         """The ways to kill `m`, which survives `plan` (a way through `plan` would mean that the
@@ -267,17 +306,11 @@ class _Listed:
 
     def __init__(self, kills: _Kills, shortcuts: Sequence[ConceptMap]) -> None:
         self.kills, self.shortcuts = kills, list(shortcuts)
-        self.ways: dict[ConceptMap, _Ways] = {}
 
     def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
-        """The first shortcut listed that `plan` does not kill (None: it kills them all)."""
-        chosen = {self.kills.var[s] for s in plan}
-        for m in self.shortcuts:
-            if m not in self.ways:
-                self.ways[m] = self.kills.ways(m, [])
-            if not self.ways[m].through(chosen):
-                return m
-        return None
+        """The first shortcut listed that `plan` does not kill (None: it kills them all); the caller's
+        ways() cross-checks it against every step."""
+        return next((m for m in self.shortcuts if not self.kills.kills(m, plan)), None)
 
 
 class _Guards:

@@ -131,7 +131,7 @@ def listed_shortcuts(task: Task, mode: Mode, counted: Counted | None) -> list[Co
 def _by_tuples(task: Task, mode: Mode, counted: Counted, most: int = LISTED_MAX) -> list[ConceptMap] | None:
     """The shortcuts read off source-tuples' factors when that method counted them and they are at
     most `most`; None otherwise."""
-    if counted.method != Method.SOURCE_TUPLES or counted.shortcuts > most:
+    if mode != Mode.DISENTANGLED or counted.method != Method.SOURCE_TUPLES or counted.shortcuts > most:
         return None
     try:
         maps = [ConceptMap(pi, f) for pi, f in fitting_maps(task, counted.shortcuts + 1)]

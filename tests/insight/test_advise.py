@@ -17,6 +17,7 @@ from strategies.randomtasks import SETTINGS, specs
 from support import REPO
 
 from rscount import advise, count
+from rscount.counting.settings import Method
 from rscount.errors import TaskError
 from rscount.formats.task_files.writing import task_yaml
 from rscount.insight.advise import SEARCH_BUDGET
@@ -386,14 +387,16 @@ def test_the_sat_plan_removes_every_shortcut_and_costs_what_counting_every_plan_
 @given(
     drawn=st.one_of(plain_tasks(max_space=8, max_rows=6), object_tasks(max_rows=4)),
     costs=st.fixed_dictionaries({kind: st.integers(1, 3) for kind in ACTIONS}),
+    method=st.sampled_from([None, Method.SOURCE_TUPLES]),
 )
-def test_survivors_from_every_shortcut_listed_or_from_sat_calls_give_plans_of_one_cost(drawn, costs):
+def test_survivors_from_every_shortcut_listed_or_from_sat_calls_give_plans_of_one_cost(drawn, costs, method):
+    """Listed by search or SAT, or (when source tuples counted, disentangled) from its factors."""
     task = drawn.task()
     mode = task.mode if drawn.problem.objects is None else Mode.OBJECTS
     steps, prices = moves(task, ACTIONS), Costs.parse(",".join(f"{k}={v}" for k, v in costs.items()))
     shortcuts = count(task, "exact", mode).count - 1
     by_sat = hitting_plan(task, mode, steps, prices)
-    listed = hitting_plan(task, mode, steps, prices, counted=Counted(shortcuts))
+    listed = hitting_plan(task, mode, steps, prices, counted=Counted(shortcuts, method=method))
     assert listed.listed and not by_sat.listed
     assert (listed.unkillable is None) == (by_sat.unkillable is None)
     if listed.unkillable is None:
