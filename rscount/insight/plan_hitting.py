@@ -308,8 +308,7 @@ class _Listed:
         self.kills, self.shortcuts = kills, list(shortcuts)
 
     def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
-        """The first shortcut listed that `plan` does not kill (None: it kills them all); the caller's
-        ways() cross-checks it against every step."""
+        """The first shortcut listed that `plan` does not kill (None: none; ways() cross-checks it)."""
         return next((m for m in self.shortcuts if not self.kills.kills(m, plan)), None)
 
 
