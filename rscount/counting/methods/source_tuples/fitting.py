@@ -9,7 +9,7 @@ on it, where on the whole task's CNF (MNMath's sums and products) one call takes
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .... import sat
@@ -70,34 +70,29 @@ class _Listing:
         self.tuples, self.factor = tuples, factor
         self.sizes = [len(c.values) for c in tuples.task.concepts]
         self.feedings: dict[tuple[int, tuple[int, ...]], list[Feeding]] = {}
-        self.found: list[Map] = []
 
     def all(self) -> list[Map]:
-        """Every map."""
-        self._join(0, 0, {}, {})
-        return self.found
+        """Every map: each join's groups fed in every way listed, the free concepts in every order."""
+        k, found = len(self.sizes), []
+        for chosen, left in _joins(self.tuples):
+            for feedings in itertools.product(*(self._feedings_of(n, beta) for n, beta in chosen)):
+                pi = {s: t for fed, _ in feedings for s, t in fed.items()}
+                f = {s: images for _, value_map in feedings for s, images in value_map.items()}
+                for order in itertools.permutations(self.tuples.free):
+                    whole = pi | dict(zip(left, order))
+                    anyhow = [
+                        itertools.product(range(self.sizes[whole[s]]), repeat=self.sizes[s]) for s in left
+                    ]
+                    for free in itertools.product(*anyhow):
+                        every = f | dict(zip(left, free))
+                        found.append((tuple(whole[s] for s in range(k)), tuple(every[s] for s in range(k))))
+        return found
 
-    def _join(self, n: int, used: int, pi: dict[int, int], f: dict[int, tuple[int, ...]]) -> None:
-        tuples, k = self.tuples, len(self.sizes)
-        if n < len(tuples.shapes):
-            shape = tuples.shapes[n]
-            for beta in shape.tuples([s for s in range(k) if not used >> s & 1]):
-                after = used | sum(1 << s for s in beta)
-                if tuples.factors.get((n, beta)) and tuples.rest(n + 1, after):
-                    if (n, beta) not in self.feedings:
-                        self.feedings[n, beta] = self._feedings(shape, beta)
-                    for fed, images in self.feedings[n, beta]:
-                        self._join(n + 1, after, pi | fed, f | images)
-            return
-        left = [s for s in range(k) if not used >> s & 1]
-        if len(left) != len(tuples.free):
-            return
-        for order in itertools.permutations(tuples.free):
-            whole = pi | dict(zip(left, order))
-            anyhow = [itertools.product(range(self.sizes[whole[s]]), repeat=self.sizes[s]) for s in left]
-            for free in itertools.product(*anyhow):
-                every = f | dict(zip(left, free))
-                self.found.append((tuple(whole[s] for s in range(k)), tuple(every[s] for s in range(k))))
+    def _feedings_of(self, n: int, beta: tuple[int, ...]) -> list[Feeding]:
+        """_feedings of group n's tuple beta, listed once."""
+        if (n, beta) not in self.feedings:
+            self.feedings[n, beta] = self._feedings(self.tuples.shapes[n], beta)
+        return self.feedings[n, beta]
 
     def _feedings(self, shape: GroupShape, beta: tuple[int, ...]) -> list[Feeding]:
         """The (targets, value maps) of beta's sources over beta's orbit and the group's fitting
@@ -129,6 +124,28 @@ class _Listing:
         return [(dict(zip(other, shape.targets)), value_map) for other in orbit for value_map in value_maps]
 
 
+Join = list[tuple[int, tuple[int, ...]]]  # per label group n, the tuple beta of sources feeding it
+
+
+def _joins(tuples: SourceTuples) -> Iterator[tuple[Join, list[int]]]:
+    """Every join of one tuple per group whose factors and the rest's sum are nonzero (read from
+    count()'s memo), with the sources left over for the free concepts."""
+    k = len(tuples.task.concepts)
+
+    def walk(n: int, used: int, chosen: Join) -> Iterator[tuple[Join, list[int]]]:
+        if n < len(tuples.shapes):
+            for beta in tuples.shapes[n].tuples([s for s in range(k) if not used >> s & 1]):
+                after = used | sum(1 << s for s in beta)
+                if tuples.factors.get((n, beta)) and tuples.rest(n + 1, after):
+                    yield from walk(n + 1, after, [*chosen, (n, beta)])
+            return
+        left = [s for s in range(k) if not used >> s & 1]
+        if len(left) == len(tuples.free):
+            yield chosen, left
+
+    return walk(0, 0, [])
+
+
 def _orbit(shape: GroupShape, beta: tuple[int, ...]) -> list[tuple[int, ...]]:
     """The tuples the group's symmetry makes of beta: its sources exchanged within each block of
     target positions, and between the blocks of each family, position by position."""
@@ -156,42 +173,32 @@ class _Fitting:
         self.tuples, self.factor, self.most = tuples, factor, most
         self.values = [c.values for c in tuples.task.concepts]
         self.answers: dict[tuple[int, tuple[int, ...]], Answers] = {}
-        self.found: list[FittingPermutation] = []
 
     def all(self) -> list[FittingPermutation]:
         """Every permutation, the free concepts fed by the sources left over in every order."""
-        self._join(0, 0, {}, {})
-        return self.found
-
-    def _join(self, n: int, used: int, pi: dict[int, int], answers: Answers) -> None:
-        tuples = self.tuples
-        k = len(self.values)
-        if n < len(tuples.shapes):
-            shape = tuples.shapes[n]
-            for beta in shape.tuples([s for s in range(k) if not used >> s & 1]):
-                after = used | sum(1 << s for s in beta)
-                if tuples.factors.get((n, beta)) and tuples.rest(n + 1, after):
-                    if (n, beta) not in self.answers:
-                        self.answers[n, beta] = self._asked(shape, beta)
-                    fed = dict(zip(beta, shape.targets))
-                    self._join(n + 1, after, pi | fed, answers | self.answers[n, beta])
-            return
-        left = [s for s in range(k) if not used >> s & 1]
-        if len(left) != len(tuples.free):
-            return
-        for order in itertools.permutations(tuples.free):
-            whole = pi | dict(zip(left, order))
-            free = {s: self._anything(s, whole[s], range(len(self.values[s]))) for s in left}
-            every = answers | free
-            self.found.append(
-                FittingPermutation(
-                    tuple(whole[s] for s in range(k)),
-                    tuple(every[s][0] for s in range(k)),
-                    tuple(every[s][1] for s in range(k)),
+        k, found = len(self.values), []
+        for chosen, left in _joins(self.tuples):
+            pi: dict[int, int] = {}
+            answers: Answers = {}
+            for n, beta in chosen:
+                if (n, beta) not in self.answers:
+                    self.answers[n, beta] = self._asked(self.tuples.shapes[n], beta)
+                pi |= dict(zip(beta, self.tuples.shapes[n].targets))
+                answers |= self.answers[n, beta]
+            for order in itertools.permutations(self.tuples.free):
+                whole = pi | dict(zip(left, order))
+                free = {s: self._anything(s, whole[s], range(len(self.values[s]))) for s in left}
+                every = answers | free
+                found.append(
+                    FittingPermutation(
+                        tuple(whole[s] for s in range(k)),
+                        tuple(every[s][0] for s in range(k)),
+                        tuple(every[s][1] for s in range(k)),
+                    )
                 )
-            )
-            if len(self.found) > self.most:
-                raise Unsuited(f"its optimal maps have more than {self.most} permutations up to symmetry")
+                if len(found) > self.most:
+                    raise Unsuited(f"its optimal maps have more than {self.most} permutations up to symmetry")
+        return found
 
     def _anything(self, s: int, t: int, values: Iterable[int]) -> tuple[frozenset[int], bool]:
         """What `values` of source s may do when any image in target t's domain fits."""
