@@ -19,6 +19,7 @@ from .counting.jobs import count as count_in_child
 from .counting.processes.isolation import run_stoppable
 from .counting.result import CountResult
 from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method, parse_mode
+from .errors import InvalidSetting, quote
 from .insight import advise as advising
 from .insight import sweep as sweeping
 from .insight.advise import SEARCH_BUDGET, Advice, AdviseSettings, TaskOutput
@@ -32,7 +33,7 @@ from .insight.plan_counts import Advisor
 from .insight.plan_search import Costs
 from .insight.steps import ACTIONS
 from .knowledge.loading import load_task, task_from_dict
-from .task.model import Mode, Task
+from .task.model import Extractor, Mode, Task
 
 __all__ = ["load_task", "task_from_dict", "count", "check", "explain", "forecast", "advise", "sweep"]
 
@@ -40,8 +41,22 @@ TaskLike = Task | str | os.PathLike[str]
 TENTHS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def _task(task: TaskLike) -> Task:
-    return task if isinstance(task, Task) else load_task(task)
+def _task(task: TaskLike, extractor: Extractor | str | None = None, mode: Mode | str | None = None) -> Task:
+    """The task of an API call (read when a path), learned by `extractor` when given, which the
+    call's `mode` may not contradict."""
+    if extractor is None:
+        return task if isinstance(task, Task) else load_task(task)
+    try:
+        chosen = Extractor(extractor)
+    except ValueError:
+        raise InvalidSetting(
+            "extractor", f"{quote(extractor)} is not one of {', '.join(Extractor)}"
+        ) from None
+    contradiction = chosen.contradicts(None if mode is None else parse_mode(mode))
+    if contradiction:
+        raise InvalidSetting("extractor", f"{contradiction} (mode)")
+    read = task if isinstance(task, Task) else load_task(task, chosen.mode)
+    return read.with_extractor(chosen)
 
 
 def _settings(method: Method | str, mode: Mode | str | None, **given: Any) -> CountSettings:
@@ -53,6 +68,7 @@ def count(
     task: TaskLike,
     method: Method | str = Method.AUTO,
     mode: Mode | str | None = None,
+    extractor: Extractor | str | None = None,
     epsilon: float = DEFAULT_EPSILON,
     delta: float = DEFAULT_DELTA,
     seed: int = 1,
@@ -61,20 +77,22 @@ def count(
     cross_check: bool = False,
     dask: str | None = None,
 ) -> CountResult:
-    """Count the optimal concept maps of a task (or task file) as `rscount count` does; with a
+    """Count the optimal concept maps of a task (or task file) as `rscount count` does, learned by
+    `extractor` when given (permuting, in-place, shared, shared-in-place: Extractor); with a
     `timeout` (seconds) or `memory` (GB), the count runs in a child process stopped at that limit
     (TimeLimitExceeded, MemoryLimitExceeded); `cross_check` recounts an exact answer by an
     independent route (details["cross_check"]; CountsDisagree when they differ); `dask`, a Dask
     scheduler's address, has its workers count the permutation classes (decompose)."""
     limits = {"timeout": timeout, "memory": memory, "cross_check": cross_check, "dask": dask}
     settings = _settings(method, mode, epsilon=epsilon, delta=delta, seed=seed, **limits)
-    return count_in_child(_task(task), settings)
+    return count_in_child(_task(task, extractor, mode), settings)
 
 
 def check(
     task: TaskLike,
     method: Method | str = Method.AUTO,
     mode: Mode | str | None = None,
+    extractor: Extractor | str | None = None,
     epsilon: float = DEFAULT_EPSILON,
     delta: float = DEFAULT_DELTA,
     seed: int = 1,
@@ -86,12 +104,16 @@ def check(
     independent route with `cross_check`), expectations, the concepts whose meaning it does not
     identify (`unidentified`) and its `status`."""
     limits = {"timeout": timeout, "memory": memory, "cross_check": cross_check}
-    return check_task(_task(task), _settings(method, mode, epsilon=epsilon, delta=delta, seed=seed, **limits))
+    return check_task(
+        _task(task, extractor, mode),
+        _settings(method, mode, epsilon=epsilon, delta=delta, seed=seed, **limits),
+    )
 
 
 def explain(
     task: TaskLike,
     mode: Mode | str | None = None,
+    extractor: Extractor | str | None = None,
     show: int = 5,
     randomly: bool = False,
     seed: int = 1,
@@ -102,12 +124,13 @@ def explain(
     its meaning; a `timeout` leaves out what it stops (`stopped` names it)."""
     chosen = None if mode is None else parse_mode(mode)
     settings = _settings(Method.AUTO, None, timeout=timeout)
-    return explain_task(_task(task), chosen, show, randomly, seed, None, settings)
+    return explain_task(_task(task, extractor, mode), chosen, show, randomly, seed, None, settings)
 
 
 def forecast(
     task: TaskLike,
     mode: Mode | str | None = None,
+    extractor: Extractor | str | None = None,
     test: Sequence[Sequence[object]] | None = None,
     timeout: float | None = None,
     memory: float | None = None,
@@ -119,7 +142,7 @@ def forecast(
     vectors, lists in concept order or mappings) the concept and label accuracy there; exact
     fractions, or with `samples` frequencies over that many uniform draws (seed `seed`). With a
     `timeout` or `memory`, it runs in a child process stopped at that limit."""
-    task = _task(task)
+    task = _task(task, extractor, mode)
     rows = None if test is None else task.with_support(list(test)).support.rows
     chosen = None if mode is None else parse_mode(mode)
     return run_stoppable(
@@ -139,6 +162,7 @@ def advise(
     by_counts: bool = False,
     method: Method | str = Method.AUTO,
     mode: Mode | str | None = None,
+    extractor: Extractor | str | None = None,
     seed: int = 1,
     timeout: float | None = None,
     jobs: int | None = 1,
@@ -166,7 +190,7 @@ def advise(
         source=None if isinstance(task, Task) else str(task),
     )
     count_settings = _settings(method, mode, seed=seed, timeout=timeout)
-    return advising.advise(Advisor(_task(task), count_settings, jobs), plan_settings, output)
+    return advising.advise(Advisor(_task(task, extractor, mode), count_settings, jobs), plan_settings, output)
 
 
 def sweep(
@@ -176,10 +200,11 @@ def sweep(
     supervision: Sequence[float] = (0.0,),
     method: Method | str = Method.AUTO,
     mode: Mode | str | None = None,
+    extractor: Extractor | str | None = None,
     timeout: float | None = None,
     jobs: int | None = 1,
 ) -> sweeping.Sweep:
     """Counts over nested random supports (fractions of the task's support) and concept-supervision
     levels, with the robustness score (see `rscount sweep`); `timeout` applies per count."""
     settings = _settings(method, mode, seed=seeds[0] if seeds else 1, timeout=timeout)
-    return sweeping.sweep(_task(task), seeds, fractions, supervision, settings, jobs)
+    return sweeping.sweep(_task(task, extractor, mode), seeds, fractions, supervision, settings, jobs)

@@ -265,22 +265,25 @@ def test_an_engine_of_one_method_is_caught_also_through_another_engine(tmp_path)
 
 
 def test_every_method_is_a_package_named_as_on_the_command_line_with_a_backend():
-    from rscount.counting.methods import BACKENDS
+    """Each registered through the guard that declines the extractors it does not count."""
+    from rscount.counting.methods import BACKENDS, ExtractorGuard
 
-    for method, backend in BACKENDS.items():
+    for method, guarded in BACKENDS.items():
         folder = COUNTING / "methods" / str(method).replace("-", "_")
         assert (folder / "backend.py").is_file(), method
-        assert type(backend).__module__ == f"rscount.counting.methods.{folder.name}.backend"
+        assert isinstance(guarded, ExtractorGuard), method
+        assert type(guarded.backend).__module__ == f"rscount.counting.methods.{folder.name}.backend"
 
 
 def test_a_modes_own_counter_is_registered_by_mode_in_a_package_named_after_the_mode():
     """The jrs mode is counted by its own sum, chosen by the mode (MODE_COUNTERS), not by a method
     of that name: its package is named after the mode, and no method shares the name."""
-    from rscount.counting.methods import BACKENDS, MODE_COUNTERS
+    from rscount.counting.methods import BACKENDS, MODE_COUNTERS, ExtractorGuard
 
     for mode, counter in MODE_COUNTERS.items():
         assert (COUNTING / "methods" / str(mode) / "backend.py").is_file(), mode
-        assert type(counter).__module__ == f"rscount.counting.methods.{mode}.backend"
+        assert isinstance(counter, ExtractorGuard), mode
+        assert type(counter.backend).__module__ == f"rscount.counting.methods.{mode}.backend"
         assert str(mode) not in {str(method) for method in BACKENDS}
 
 

@@ -8,13 +8,14 @@ verdict, forecast's exact fractions, advise's plans, and the joint reasoning sho
 from __future__ import annotations
 
 import os
+from collections import Counter
 from fractions import Fraction
 from itertools import product
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from references.oracle import Truth, after_steps, cheaper_plan, jrs
-from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
+from strategies.mixedtasks import Drawn, in_place_tasks, object_tasks, plain_tasks
 
 import rscount
 
@@ -44,9 +45,30 @@ def assert_explain(drawn: Drawn, truth: Truth) -> None:
         name: {"reads": list(reads), "remapped": remapped, "moved": list(moved)}
         for name, (reads, remapped, moved) in truth.unidentified().items()
     }
+    assert_kinds(drawn, truth, found["kinds"])
     summary = found["summary"]
     if summary["exact"]:
         assert summary["over"] == truth.count and summary["concepts"] == truth.summary()
+
+
+def assert_kinds(drawn: Drawn, truth: Truth, kinds: dict | None) -> None:
+    """explain's kinds: the optimal maps grouped by their permutation, each with its maps, the
+    largest first."""
+    if truth.count == 1:
+        assert kinds is None
+        return
+    by_pi = Counter(pi for pi, _ in truth.maps)
+    assert kinds is not None and kinds["total"] == len(by_pi) and kinds["maps"] == truth.count
+    names = list(drawn.problem.names)
+    listed = []
+    for kind in kinds["listed"]:
+        pi = list(range(len(names)))
+        for reader, read in kind["reads"].items():
+            pi[names.index(read)] = names.index(reader)
+        listed.append((tuple(pi), kind["maps"]))
+    assert len(set(listed)) == len(listed) == min(len(by_pi), 50)
+    assert all(by_pi[pi] == maps for pi, maps in listed)
+    assert [maps for _, maps in listed] == sorted(by_pi.values(), reverse=True)[: len(listed)]
 
 
 def assert_check(drawn: Drawn, truth: Truth) -> None:
@@ -55,6 +77,11 @@ def assert_check(drawn: Drawn, truth: Truth) -> None:
     assert report.status == ("free" if truth.count == 1 else "shortcuts")
     unidentified = {name: (u.reads, u.remapped, u.moved) for name, u in (report.unidentified or {}).items()}
     assert unidentified == truth.unidentified()
+    kept = report.to_dict()["identified_values"]
+    problem = drawn.problem
+    for name, values in zip(problem.names, problem.domains):
+        moved = truth.unidentified().get(name, ((), False, ()))[2]
+        assert kept[name] == [v for v in values if v not in moved], name
 
 
 def assert_forecast(drawn: Drawn, truth: Truth, test: list[tuple]) -> None:
@@ -78,7 +105,7 @@ def assert_forecast(drawn: Drawn, truth: Truth, test: list[tuple]) -> None:
 
 
 @settings(ORACLE, max_examples=examples(40))
-@given(st.one_of(plain_tasks(), object_tasks()), st.data())
+@given(st.one_of(plain_tasks(), object_tasks(), in_place_tasks()), st.data())
 def test_explain_check_and_forecast_say_what_the_optimal_maps_imply(drawn: Drawn, data) -> None:
     truth = Truth(drawn.problem)
     assert rscount.count(drawn.task(), mode=mode_of(drawn)).count == truth.count
@@ -112,10 +139,11 @@ def test_joint_reasoning_shortcuts_count_and_intended_pairs_are_the_brute_forces
 
 
 KINDS = ["add", "supervise", "annotate", "annotate-one"]
+SMALL = plain_tasks(max_space=6, max_rows=3, n_concepts=(2, 2))
 
 
 @settings(ORACLE, max_examples=examples(15))
-@given(plain_tasks(max_space=6, max_rows=3, n_concepts=(2, 2)), st.sampled_from([(1, 1, 1, 1), (2, 1, 3, 1)]))
+@given(st.one_of(SMALL, in_place_tasks(SMALL)), st.sampled_from([(1, 1, 1, 1), (2, 1, 3, 1)]))
 def test_a_plan_counts_as_the_brute_force_after_its_steps_and_minimal_means_minimal(
     drawn: Drawn, prices
 ) -> None:

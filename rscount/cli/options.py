@@ -12,14 +12,14 @@ from ..counting.jobs import within
 from ..counting.methods import BACKENDS
 from ..counting.processes.parallel import default_jobs
 from ..counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
-from ..errors import quote
+from ..errors import InvalidSetting, quote
 from ..formats import dimacs
 from ..formats.task_files import files_read
 from ..knowledge.loading import checked, load_task
 from ..outputs import check_outputs
 from ..progress import Progress
 from ..task.families import builtin_task, cnf_task, dimacs_task, random_cnf
-from ..task.model import Mode, Task
+from ..task.model import Extractor, Mode, Task
 from ..task.support import support_from_spec
 
 FAMILY_COMMANDS = ("xor", "and", "or")
@@ -106,6 +106,15 @@ def counting_options(parser: argparse.ArgumentParser, timeout: float | None = No
         "object and attribute permutations with one value map per attribute shared by all objects; "
         "jrs: pairs (concept map, learned inference layer), joint reasoning shortcuts "
         "(default: the task file's mode:, else objects for tasks with objects:, else disentangled)",
+    )
+    how.add_argument(
+        "--extractor",
+        choices=list(Extractor),
+        help="how the concept extractor is built: permuting (any concept may feed any predicted "
+        "concept, as rsbench countrss), in-place (one network per input: each predicted concept reads "
+        "its own), shared (one network for every object: objects and attributes may be exchanged), "
+        "shared-in-place (one network applied to each object where it stands); default: the task "
+        "file's extractor:, else shared for tasks with objects:, else permuting",
     )
     method = how.add_mutually_exclusive_group()
     shortcuts = {
@@ -237,7 +246,20 @@ def task_within(args: argparse.Namespace, limits: CountSettings) -> tuple[Task, 
 
 def task_from_args(args: argparse.Namespace) -> Task:
     """The task a command line describes: a built-in family, or a file (task file, rsbench config or
-    DIMACS knowledge) with the support flags applied."""
+    DIMACS knowledge) with the support and extractor flags applied."""
+    given = getattr(args, "extractor", None)
+    if given is None:
+        return _task_read(args, getattr(args, "mode", None))
+    extractor = Extractor(given)
+    mode = getattr(args, "mode", None)
+    contradiction = extractor.contradicts(mode)
+    if contradiction:
+        raise InvalidSetting("--extractor", f"{contradiction} (--mode)")
+    return _task_read(args, mode or extractor.mode).with_extractor(extractor)
+
+
+def _task_read(args: argparse.Namespace, mode: Mode | None) -> Task:
+    """task_from_args without the extractor flag, a file read for counting in `mode`."""
     support, supervision = _support_override(args)
     if args.command in BUILTIN_COMMANDS:
         spec = support or "exhaustive"
@@ -250,7 +272,7 @@ def task_from_args(args: argparse.Namespace) -> Task:
         name = Path(args.file).name.removesuffix(".cnf")
         cnf = dimacs.knowledge(dimacs.load(args.file), args.file)
         return checked(dimacs_task(name, cnf, spec, supervision))
-    task = load_task(args.file, getattr(args, "mode", None))
+    task = load_task(args.file, mode)
     if support is None and supervision is None:
         return task
     old = task.support

@@ -53,6 +53,8 @@ class MapSampler:
         if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
             raise Unsuited("sampling draws maps (pi, f): the disentangled and objects modes")
         task = problem.task
+        if task.in_place:
+            raise Unsuited("sampling draws concept permutations, which an extractor in place fixes")
         objects = problem.mode == Mode.OBJECTS
         coding = ValueMapCoding(task, shared=objects)
         self.sizes = np.array(coding.sizes, dtype=np.int64)

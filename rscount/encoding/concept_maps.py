@@ -7,7 +7,8 @@ else one-hot over positions). Per unsupervised example, X variables give the pre
 values through a multiplexer on P, and the knowledge is compiled on them and pinned to the label.
 All auxiliaries are functionally determined by P and F, which form the projection set. In the
 objects count, P[i][j] is the gate V[a_i][a_j] & R[o_i][o_j] of a permutation R of objects and V
-of attributes, and every object shares one value map per attribute.
+of attributes, and every object shares one value map per attribute. An extractor in place fixes P
+(in the objects mode R) to the identity by unit clauses.
 
 When all domains have the same size b, a value v of concept i that no support row shows is only
 constrained by "f_i(v) is one of the b values", whatever pi is: it multiplies the count by b.
@@ -186,6 +187,8 @@ def _domain_constraints(
         for i, row in enumerate(perm):
             b.clauses.extend(exactly_one(row))
             b.clauses.extend(exactly_one([r[i] for r in perm]))
+    if task.in_place:  # the concepts' (objects') permutation is the identity
+        b.clauses.extend([row[i]] for i, row in enumerate(maps.permutations[0]))
     if binary:
         return unseen_clauses
     sizes = [len(c.values) for c in task.concepts]

@@ -21,6 +21,9 @@ ENCODERS: dict[Mode, Callable[[Task, Progress | None], Encoding]] = {
 def encode(task: Task, mode: Mode | None = None, progress: Progress | None = None) -> Encoding:
     """The CNF of `task` in counting mode `mode` (default: the task's own)."""
     chosen = Mode.parse(mode or task.mode)
+    unmapped = task.unmapped_in(chosen)
+    if unmapped:
+        raise NotApplicable(unmapped)
     if chosen not in ENCODERS:
         raise NotApplicable(
             f"the {chosen} mode has no CNF: it is counted by its own sum (docs/closed-forms.md)"

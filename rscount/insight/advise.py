@@ -158,6 +158,7 @@ class Advice:
     task_file: dict[str, Any] | None = field(repr=False)
     counts: int = 0
     seconds: float = 0.0
+    extractor: str | None = None  # the extractor the count assumes (None: joint and jrs modes)
 
     @property
     def reached(self) -> bool:
@@ -256,6 +257,7 @@ def advise(
     return Advice(
         task=task.name,
         mode=advisor.mode,
+        extractor=task.extractor_name(advisor.mode),
         start={"count": None, "exact": False}
         if first is None
         else {"count": first.count, "exact": first.exact},

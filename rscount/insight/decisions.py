@@ -246,7 +246,7 @@ def identities(
         if not classes:
             raise
         try:
-            if solver.mode == Mode.OBJECTS:
+            if solver.mode == Mode.OBJECTS or task.in_place:
                 _by_class(solver, found, seconds)
             else:
                 _by_fitting(task, found)

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from ..counting.dispatch import count_task
 from ..counting.methods.jrs import count_jrs
 from ..counting.processes.isolation import run_stoppable
-from ..counting.settings import DEFAULT_SETTINGS, CountSettings
+from ..counting.settings import DEFAULT_SETTINGS, CountSettings, Method
 from ..encoding.value_codes import ValueMapCoding
 from ..errors import InternalError, LimitReached
 from ..progress import Progress
@@ -21,6 +21,7 @@ from ..sinks import terminal
 from ..task.model import Mode, Task
 from .decisions import MapSolver
 from .jrs_pairs import jrs_shortcuts
+from .kinds import kinds
 from .maps import ConceptMap, MapSpace, identity_map, violation
 from .simplest import LISTED_MAX, Counted, every_shortcut, listed_shortcuts, simplest_maps
 from .unidentified import from_maps, unidentified_concepts
@@ -114,6 +115,8 @@ class Explanation:
     unidentified: dict[str, dict[str, Any]] | None
     seconds: float
     stopped: list[str] = field(default_factory=list)
+    extractor: str | None = None  # the extractor the count assumes (None: joint and jrs modes)
+    kinds: dict[str, Any] | None = None  # the maps grouped by what they read (Kinds.to_dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of `rscount explain --json`."""
@@ -159,6 +162,12 @@ def explain(
         order = "fewest changed concepts, then fewest changed values, first"
         found = _simplest(task, mode, show, counted, settings, stopped)
     summary = found.summary or part("summarising every optimal map", _summary_of, task, mode, seed)
+    grouped = None
+    if counted is not None and counted.shortcuts:  # an exact count with shortcuts: their kinds
+        by_search = counted.method == Method.SEARCH
+        grouped = part("grouping the maps into kinds", kinds, task, mode, by_search)
+        if grouped is not None and grouped.maps != counted.shortcuts + 1:
+            raise InternalError(f"explain: the kinds of {task.name} hold {grouped.maps} maps, not the count")
     return Explanation(
         task.name,
         mode,
@@ -171,6 +180,8 @@ def explain(
         found.unidentified,
         round(time.perf_counter() - start, 6),
         stopped,
+        task.extractor_name(mode),
+        None if grouped is None else grouped.to_dict(),
     )
 
 

@@ -27,25 +27,19 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..counting.budget import Budget, Declined
 from ..counting.dispatch import count_task
-from ..counting.engines.class_counts import ClassCounter
-from ..counting.engines.class_search.search import all_classes
-from ..counting.engines.value_maps import Tally
-from ..counting.methods.search import SearchedMaps
-from ..counting.problem import CountProblem
 from ..counting.result import CountResult
 from ..counting.settings import CountSettings, Method
 from ..encoding.value_codes import ValueMapCoding
 from ..errors import InternalError, InvalidSetting, NotApplicable
-from ..knowledge.symmetry_groups import Blocks, symmetry_groups
+from ..knowledge.symmetry_groups import symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
+from .kinds import class_tallies
 from .maps import ConceptMap, MapSpace, identity_map
 from .simplest import Counted, listed_shortcuts
 
-MARGINAL_NODES = 2_000_000  # search nodes for the classes' marginals by pinned counts, else the decomposition
 Table = list[list[int]]  # table[v][u]: maps with f_i(value v) = value u of the concept i feeds
 
 
@@ -69,6 +63,7 @@ class Forecast:
     seconds: float
     samples: int | None = None  # None: exact; else estimated from this many uniform draws
     margin: float | None = None  # then each figure is within this of its value with probability 0.95
+    extractor: str | None = None  # the extractor the count assumes (None: joint and jrs modes)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of `rscount forecast --json`: fractions as "p/q" strings, and the same as
@@ -76,6 +71,7 @@ class Forecast:
         out: dict[str, Any] = {
             "task": self.task,
             "mode": str(self.mode),
+            "extractor": self.extractor,
             "count": self.count,
             "shortcuts": self.count - 1,
             "exact": self.samples is None,
@@ -122,7 +118,7 @@ class MapMarginals:
         self, task: Task, mode: Mode, progress: Progress | None = None, by_search: bool = False
     ) -> None:
         self.task = task
-        tallies, blocks = _tallies(task, mode, progress, by_search)
+        tallies, blocks = class_tallies(task, mode, progress, by_search)
         h_in, h_out = symmetry_groups(task, mode, blocks)
         inputs, outputs = h_in.orbits(), h_out.orbits()
         self.scale = math.lcm(*map(len, inputs)) * math.lcm(*map(len, outputs))
@@ -163,29 +159,6 @@ class MapMarginals:
             pairs = Counter((index[i][row[i]], index[j][row[j]]) for row in rows)
             right[j] += sum(n * table[v][u] for (v, u), n in pairs.items())
         return [self.probability(n) / len(rows) for n in right]
-
-
-def _tallies(
-    task: Task, mode: Mode, progress: Progress | None, by_search: bool
-) -> tuple[list[tuple[tuple[int, ...], int, Tally]], Blocks]:
-    """Per permutation class (representative, size), its maps' tally, and the symmetry blocks of
-    the classes: `by_search` (the search method counted the task), by its counts with one value
-    pinned while they take at most MARGINAL_NODES search nodes (a program over ten thousand rows:
-    seconds); else by the decomposition (SAT-pruned classes, value maps by SDD or tables)."""
-    if by_search:
-        try:
-            searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=MARGINAL_NODES))
-            return [(rep, size, searched.tally(rep)) for rep, size in searched.classes], searched.blocks
-        except Declined:
-            pass
-    classes, blocks = all_classes(CountProblem(task, mode, progress), progress)
-    counter = ClassCounter(task, mode)
-    tallies = []
-    for number, (rep, size) in enumerate(classes, start=1):
-        if progress:
-            progress.update(f"forecast: permutation class {number}/{len(classes)}")
-        tallies.append((rep, size, counter.tally(rep)))
-    return tallies, blocks
 
 
 def forecast(
@@ -245,6 +218,7 @@ def forecast(
         found,
         marginals.classes,
         seconds,
+        extractor=task.extractor_name(mode),
     )
 
 
@@ -333,6 +307,7 @@ def _from_maps(
         found,
         classes,
         round(time.perf_counter() - start, 6),
+        extractor=task.extractor_name(mode),
     )
 
 

@@ -27,7 +27,7 @@ from ..progress import Progress
 from ..task.expectations import Outcome, judge_pins
 from ..task.model import Mode, Task
 from .simplest import Counted
-from .unidentified import Unidentified, unidentified_concepts
+from .unidentified import Unidentified, identified_values, unidentified_concepts
 from .validation import ERROR, INFO, WARNING, Finding, validate
 
 CHECK_TIMEOUT = 300.0  # seconds a check may count by default
@@ -151,7 +151,7 @@ class Judgement:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of `check --json`: name, mode, status, findings, the count, expectations,
-        unidentified concepts."""
+        unidentified concepts and the values every optimal map keeps (identified_values)."""
         return {
             "name": self.name,
             "mode": None if self.mode is None else str(self.mode),
@@ -162,6 +162,9 @@ class Judgement:
             "unidentified": None
             if self.unidentified is None
             else {name: u.to_dict() for name, u in self.unidentified.items()},
+            "identified_values": None
+            if self.unidentified is None or self.task is None
+            else identified_values(self.task, self.unidentified),
         }
 
 

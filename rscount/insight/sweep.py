@@ -121,6 +121,7 @@ class Sweep:
     rows: list[dict[str, Any]]
     scores: list[dict[str, Any]]
     stopped: int = 0
+    extractor: str | None = None  # the extractor the count assumes (None: joint and jrs modes)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of `rscount sweep --json`."""
@@ -185,6 +186,7 @@ def sweep(
         rows,
         scores(rows),
         stopped,
+        task.extractor_name(mode),
     )
 
 

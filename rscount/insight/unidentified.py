@@ -108,3 +108,23 @@ def _by_search(task: Task, mode: Mode) -> dict[str, Unidentified]:
         names[j]: Unidentified(tuple(names[i] for i in sorted(found.readers)), found.remapped)
         for j, found in sorted(loose.items())
     }
+
+
+def identified_values(task: Task, unidentified: dict[str, Unidentified]) -> dict[str, list[Value]]:
+    """Per concept, the values every optimal map predicts as themselves (those no map moves; a
+    concept whose moved values were not decided is left out), and for a task with objects, per
+    attribute, the values every object's concept keeps (an attribute named like a concept is left
+    out: the concept's entry is the one under that name)."""
+    kept: dict[str, list[Value]] = {}
+    for c in task.concepts:
+        found = unidentified.get(c.name)
+        if found is None or found.moved is not None:
+            moved = set(() if found is None else found.moved or ())
+            kept[c.name] = [v for v in c.values if v not in moved]
+    if task.objects is not None:
+        count = task.objects.count
+        for name, values in task.objects.attributes:
+            concepts = [f"{name}_{o}" for o in range(1, count + 1)]
+            if name not in kept and all(c in kept for c in concepts):
+                kept[name] = [v for v in values if all(v in kept[c] for c in concepts)]
+    return kept

@@ -125,15 +125,27 @@ def usable_families(inputs: list[list[int]], families: list[list[int]]) -> list[
 def class_blocks(task: Task, mode: Mode) -> Blocks:
     """The symmetry blocks whose double classes the exact counts walk (the support's, the
     knowledge's, and the families of knowledge blocks exchanged as wholes), keyed as
-    symmetry_groups reads them."""
+    symmetry_groups reads them. An extractor in place fixes the concept (object) permutation to the
+    identity, whose double class is not the identity alone: that side has no symmetry."""
     if mode == Mode.OBJECTS:
         blocks = object_blocks(task)
+        if task.in_place:
+            n = task.object_spec().count
+            blocks.update(_fixed(n, "support objects", "knowledge objects", "knowledge object families"))
         for what in ("object", "attribute"):
             key = f"knowledge {what} families"
             blocks[key] = usable_families(blocks[f"support {what}s"], blocks[key])
         return blocks
+    if task.in_place:
+        return _fixed(len(task.concepts), "support", "knowledge", "knowledge families")
     outputs = interchangeable_blocks(task)
     inputs = support_blocks(task, outputs)
     single = all(len(block) == 1 for block in inputs)  # else no family is used: none is looked for
     families = interchangeable_families(task, outputs) if single else []
     return {"support": inputs, "knowledge": outputs, "knowledge families": families}
+
+
+def _fixed(n: int, support: str, knowledge: str, families: str) -> Blocks:
+    """The blocks of a side whose permutation is the identity: n singletons, no family."""
+    singletons = [[x] for x in range(n)]
+    return {support: singletons, knowledge: [list(b) for b in singletons], families: []}

@@ -36,7 +36,7 @@ RECORD_KEYS: tuple[str, ...] = (
     "shortcuts",
     "epsilon",
 )
-RECORD_KEYS += ("delta", "seed", "seconds")
+RECORD_KEYS += ("delta", "seed", "seconds", "extractor")
 DESCRIPTION_KEYS = ("task", "concepts", "labels", "support", "supervised", "mode", "knowledge")
 # Every row has exactly these keys (None where they do not apply), so reports keep stable keys.
 ENTRY_KEYS: tuple[str, ...] = (

@@ -24,7 +24,7 @@ from ..outputs import check_outputs, write_output
 from ..sinks import csv_cell, markdown_cell, xml_text
 from ..version import __version__
 from .batch import entry_row
-from .records import count_text, to_json
+from .records import count_text, stated_extractor, to_json
 
 SOLVERS = ("pysdd", "pyapproxmc", "python-sat")
 Row = dict[str, Any]  # a judgement as a report's row (batch.entry_row)
@@ -65,13 +65,22 @@ def _knowledge(r: Row) -> str:
     return f"{knowledge} (twin {twin.name})"
 
 
+def _mode_cell(r: Row) -> str:
+    """The mode, and the extractor where it is in place (stated_extractor)."""
+    if r["mode"] is None:
+        return "-"
+    stated = stated_extractor(r["extractor"])
+    return f"{r['mode']}, {stated}" if stated else str(r["mode"])
+
+
 def _plain(key: str) -> Callable[[Row], str]:
     return lambda r: "-" if r[key] is None else str(r[key])
 
 
 Column = tuple[str, Callable[[Row], str]]  # a header and a row's cell
 COLUMNS: dict[str, Column] = {
-    **{key: (key, _plain(key)) for key in ("task", "concepts", "labels", "support", "supervised", "mode")},
+    **{key: (key, _plain(key)) for key in ("task", "concepts", "labels", "support", "supervised")},
+    "mode": ("mode", _mode_cell),
     "method": ("method", _plain("method")),
     "count": ("count", _count_cell),
     "shortcuts": ("shortcuts", _shortcuts_cell),

@@ -13,6 +13,7 @@ from ..insight.sweep import Sweep
 from ..insight.unidentified import Unidentified
 from ..sinks import terminal
 from ..task.model import Mode
+from .records import counted_as
 from .text import moved_concepts, number, optimal_maps
 
 
@@ -26,11 +27,12 @@ def explain_text(record: Explanation) -> str:
     if record.mode == Mode.JRS:
         return _jrs_text(record)
     count = record.count
+    what = counted_as(record.mode, record.extractor)
     if count is None:
-        lines = [f"task {task} ({record.mode} count): the count was stopped by the time limit"]
+        lines = [f"task {task} ({what}): the count was stopped by the time limit"]
     else:
         shortcuts = f"{number(count - 1)} reasoning shortcut{'' if count == 2 else 's'}"
-        lines = [f"task {task} ({record.mode} count): {optimal_maps(count)}, {shortcuts}"]
+        lines = [f"task {task} ({what}): {optimal_maps(count)}, {shortcuts}"]
         if count == 1:
             lines.append("only the intended map keeps every training label: no reasoning shortcuts")
             return "\n".join(lines)
@@ -46,6 +48,8 @@ def explain_text(record: Explanation) -> str:
         lines.append(f"values no training example shows (any image keeps every label): {lists}")
     if record.summary is not None:
         lines += _summary_text(record.summary)
+    if record.kinds is not None:
+        lines += _kinds_text(record.kinds)
     lines += [f"not done within the time limit: {what}" for what in record.stopped]
     lines.append(f"{record.seconds:.2f} s")
     return "\n".join(lines)
@@ -89,6 +93,27 @@ def _summary_text(summary: dict[str, Any]) -> list[str]:
     return lines + ["  " + "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
 
 
+def _kinds_text(kinds: dict[str, Any]) -> list[str]:
+    """The kinds of optimal maps, by what their predicted concepts read, the largest first."""
+    total, listed = kinds["total"], kinds["listed"]
+    lines = [f"kinds of optimal maps, by what each predicted concept reads: {number(total)}"]
+    for kind in listed:
+        lines.append(f"  {_reading(kind)}: {optimal_maps(kind['maps'])}")
+    if total > len(listed):
+        lines.append(f"  ({number(total - len(listed))} more kinds not listed)")
+    return lines
+
+
+def _reading(kind: dict[str, Any]) -> str:
+    """What one kind's predicted concepts read: objects and attributes in the objects mode."""
+    if "objects" in kind:
+        parts = [f"object {terminal(p)} reads object {terminal(g)}" for p, g in kind["objects"].items()]
+        parts += [f"{terminal(p)} reads {terminal(g)}" for p, g in kind["attributes"].items()]
+    else:
+        parts = [f"{terminal(p)} reads {terminal(g)}" for p, g in kind["reads"].items()]
+    return ", ".join(parts) or "every concept reads its own"
+
+
 def _jrs_text(record: Explanation) -> str:
     """explain --mode jrs: concept maps that are not bijective, each with the simplest fitting layer."""
     task = terminal(record.task)
@@ -122,7 +147,7 @@ def advise_text(record: Advice) -> str:
         if start["count"] is None
         else f"{number(start['count'])} optimal maps as given"
     )
-    lines = [f"task {task} ({record.mode} count): {given}"]
+    lines = [f"task {task} ({counted_as(record.mode, record.extractor)}): {given}"]
     target = record.target
     goal = "removes every shortcut" if target == 1 else f"leaves at most {number(target)} optimal maps"
     if start["count"] is not None and start["count"] <= target:
@@ -206,7 +231,7 @@ def sweep_text(record: Sweep) -> str:
     """The sweep as lines a person reads: median counts per fraction and the scores."""
     task = terminal(record.task)
     lines = [
-        f"task {task} ({record.mode} count): {len(record.seeds)} seeds x "
+        f"task {task} ({counted_as(record.mode, record.extractor)}): {len(record.seeds)} seeds x "
         f"{len(record.fractions)} support fractions x {len(record.supervision)} supervision levels "
         f"(full support: {record.full_support} concept vectors)"
     ]
@@ -257,8 +282,9 @@ def forecast_text(record: Forecast) -> str:
     """The forecast as a table per predicted concept and the images of each ground-truth value."""
     task = terminal(record.task)
     count = record.count
+    what = counted_as(record.mode, record.extractor)
     lines = [
-        f"task {task} ({record.mode} count): {optimal_maps(count)}; for one drawn uniformly at random "
+        f"task {task} ({what}): {optimal_maps(count)}; for one drawn uniformly at random "
         + (
             "(exact; fractions in --json):"
             if record.samples is None

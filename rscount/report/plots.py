@@ -13,6 +13,7 @@ from ..insight.forecast import Forecast
 from ..insight.sweep import Sweep
 from ..outputs import replace_atomically
 from ..sinks import plot_text
+from .records import counted_as
 from .text import optimal_maps
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -60,8 +61,9 @@ def sweep_plot(record: Sweep, path: str | os.PathLike[str]) -> None:
     ax.set_xlabel(f"fraction of the support kept (1 = all {record.full_support} concept vectors)")
     ax.set_ylabel("optimal concept maps (log scale)")
     approx = "" if all(r["exact"] for r in rows) else "; some counts approximate"
+    what = counted_as(record.mode, record.extractor)
     ax.set_title(
-        f"{task}: {record.mode} count, {len(record.seeds)} seeds of nested supports{approx}",
+        f"{task}: {what}, {len(record.seeds)} seeds of nested supports{approx}",
         fontsize=10,
     )
     ax.grid(True, alpha=0.3)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..counting.result import CountResult
-from ..task.model import Mode, Task
+from ..task.model import Extractor, Mode, Task
 
 MAX_DIGITS = 100_000
 
@@ -96,6 +96,7 @@ class CountRecord:
     seed: int | None = None
     promoted: dict[str, Any] = field(default_factory=dict)  # the details of PROMOTED present
     details: dict[str, Any] = field(default_factory=dict)
+    extractor: str | None = None  # the extractor the count assumes (None: joint and jrs modes)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of `--json` (stable keys; epsilon, delta and seed only for estimates, the
@@ -105,6 +106,7 @@ class CountRecord:
             for key in (
                 "task",
                 "mode",
+                "extractor",
                 "count",
                 "count_digits",
                 "count_expression",
@@ -134,6 +136,17 @@ class CountRecord:
         return self.count if self.count is not None else 10 ** (self.count_digits - 1)
 
 
+def stated_extractor(extractor: str | None) -> str | None:
+    """The extractor a record names: one in place (the modes' defaults go unsaid), else None."""
+    return extractor if extractor is not None and Extractor(extractor).in_place else None
+
+
+def counted_as(mode: Mode, extractor: str | None) -> str:
+    """How a record says what was counted: the mode, and the extractor when it is in place."""
+    stated = stated_extractor(extractor)
+    return f"{mode} count, {stated} extractor" if stated else f"{mode} count"
+
+
 def count_record(task: Task, result: CountResult, mode: Mode | None = None) -> CountRecord:
     """The record of `result`, a count of `task` in `mode` (default: the task's own)."""
     writable = digits(result.count) <= MAX_DIGITS
@@ -141,6 +154,7 @@ def count_record(task: Task, result: CountResult, mode: Mode | None = None) -> C
     return CountRecord(
         task=task.name,
         mode=mode or task.mode,
+        extractor=task.extractor_name(mode or task.mode),
         count=result.count if writable else None,
         count_digits=digits(result.count),
         count_expression=result.details.get("expression"),

@@ -9,7 +9,7 @@ from ..insight.judging import Judgement
 from ..insight.unidentified import Unidentified
 from ..sinks import terminal
 from ..task.expectations import PinStatus
-from .records import CountRecord, count_record, count_text, digits
+from .records import CountRecord, count_record, count_text, counted_as, digits
 
 
 def number(count: int | None) -> str:
@@ -96,7 +96,7 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
     if verbose and "closed_forms_inapplicable" in promoted:
         lines.append("no closed form applies: " + "; ".join(promoted["closed_forms_inapplicable"]))
     about = (
-        f"task {task} ({record.mode} count): {record.concepts} concepts, support "
+        f"task {task} ({counted_as(record.mode, record.extractor)}): {record.concepts} concepts, support "
         f"{record.support_size} concept vectors ({record.supervised} concept-supervised)"
     )
     if record.variables is not None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import TaskError, quote, short
 from ..limits import VALUES
@@ -24,6 +24,16 @@ from .tables import table_rows
 from .vectorized import Array, TooLarge, evaluate_shared, on_all_vectors, strides, tabulate, value_array
 
 Value = int | str  # a concept value (Booleans are 0/1)
+
+Named = TypeVar("Named", bound=StrEnum)
+
+
+def _member(kind: type[Named], name: Any, where: str) -> Named:
+    """The member of `kind` called `name`; a TaskError naming `where` and the choices otherwise."""
+    try:
+        return kind(name)
+    except ValueError:
+        raise TaskError(where, f"{quote(name)} is not one of {', '.join(kind)}") from None
 
 
 class Mode(StrEnum):
@@ -37,10 +47,50 @@ class Mode(StrEnum):
     @classmethod
     def parse(cls, name: Any, where: str = "mode") -> Mode:
         """The mode called `name`; a TaskError naming `where` otherwise."""
-        try:
-            return cls(name)
-        except ValueError:
-            raise TaskError(where, f"{quote(name)} is not one of {', '.join(cls)}") from None
+        return _member(cls, name, where)
+
+
+class Extractor(StrEnum):
+    """How the concept extractor is built, which decides which concept maps it can learn (see
+    docs/closed-forms.md): whether predicted concepts may read any ground-truth concept (permuting)
+    or each its own (in place), with one network per concept or one shared by the objects."""
+
+    PERMUTING = "permuting"  # any concept may feed any predicted concept: rsbench's count
+    IN_PLACE = "in-place"  # one network per input: predicted concept i reads concept i
+    SHARED = "shared"  # one network for every object: objects and attributes may be exchanged
+    SHARED_IN_PLACE = "shared-in-place"  # one network applied to each object where it stands
+
+    @classmethod
+    def parse(cls, name: Any, where: str = "extractor") -> Extractor:
+        """The extractor called `name`; a TaskError naming `where` otherwise."""
+        return _member(cls, name, where)
+
+    @classmethod
+    def of(cls, mode: Mode | None, in_place: bool) -> Extractor | None:
+        """The extractor a count in `mode` assumes (None: the joint and jrs modes, whose maps are
+        not built from an extractor's structure)."""
+        if mode == Mode.OBJECTS:
+            return cls.SHARED_IN_PLACE if in_place else cls.SHARED
+        if mode == Mode.DISENTANGLED:
+            return cls.IN_PLACE if in_place else cls.PERMUTING
+        return None
+
+    def contradicts(self, mode: Mode | None) -> str | None:
+        """Why counting in `mode` contradicts this extractor (the other mode whose maps come from an
+        extractor), or None."""
+        if Extractor.of(mode, False) is not None and mode != self.mode:
+            return f"{self} learns the maps of the {self.mode} mode, not the {mode} mode"
+        return None
+
+    @property
+    def mode(self) -> Mode:
+        """The counting mode whose maps this extractor learns."""
+        return Mode.OBJECTS if self in (Extractor.SHARED, Extractor.SHARED_IN_PLACE) else Mode.DISENTANGLED
+
+    @property
+    def in_place(self) -> bool:
+        """Whether each predicted concept (object) reads the ground-truth one where it stands."""
+        return self in (Extractor.IN_PLACE, Extractor.SHARED_IN_PLACE)
 
 
 @dataclass(frozen=True)
@@ -125,7 +175,9 @@ class Task:
     """A learning task: concepts, knowledge (label name -> expression) and training support.
 
     `mode` is the counting mode the task asks for (objects for a task with `objects`, else
-    disentangled, unless given). `expect` holds expectations on its count (`expect:`), and
+    disentangled, unless given); `in_place` says that its extractor reads each concept (in the
+    objects mode each object) where it stands, so the concept (object) permutation is the identity
+    (Extractor). `expect` holds expectations on its count (`expect:`), and
     `constraints` the constraints its labels were completed from, if it was given that way.
     """
 
@@ -137,6 +189,7 @@ class Task:
     description: str = ""
     objects: Objects | None = None
     mode: Mode = None  # type: ignore[assignment]  # None: the default for the task, set below
+    in_place: bool = False
     expect: Mapping[str, int] = field(default_factory=dict)
     constraints: Constraints | None = None
     notes: tuple[str, ...] = ()  # what reading the task's file decided or left out, shown by `check`
@@ -300,6 +353,34 @@ class Task:
     def with_mode(self, mode: Mode | str) -> Task:
         """This task counted in another mode by default."""
         return dataclasses.replace(self, mode=Mode.parse(mode))
+
+    @property
+    def extractor(self) -> Extractor | None:
+        """The extractor the task's own mode assumes (None in the joint and jrs modes)."""
+        return Extractor.of(self.mode, self.in_place)
+
+    def extractor_name(self, mode: Mode) -> str | None:
+        """The name of the extractor a count in `mode` assumes, as records state it (None in the
+        joint and jrs modes)."""
+        found = Extractor.of(mode, self.in_place)
+        return None if found is None else str(found)
+
+    def unmapped_in(self, mode: Mode) -> str | None:
+        """Why the task's extractor has no maps in `mode` (one in place, in the joint or jrs mode,
+        whose maps permute no concepts of their own), or None."""
+        if self.in_place and Extractor.of(mode, True) is None:
+            return (
+                "an extractor in place fixes the concept permutation of the disentangled and objects "
+                f"modes; the {mode} mode's maps have none"
+            )
+        return None
+
+    def with_extractor(self, extractor: Extractor | str) -> Task:
+        """This task learned by another extractor (counted in the mode whose maps it learns)."""
+        chosen = Extractor.parse(extractor)
+        if chosen.mode == Mode.OBJECTS and self.objects is None:
+            raise TaskError("extractor", f"{chosen} needs a task with an objects: section")
+        return dataclasses.replace(self, mode=chosen.mode, in_place=chosen.in_place)
 
 
 def _read_off(

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from references.oracle import Truth
-from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
+from strategies.mixedtasks import Drawn, in_place_tasks, object_tasks, plain_tasks
 from support import REPO
 
 from rscount.counting.budget import Unsuited
@@ -55,7 +55,7 @@ def facts(drawn: Drawn, route: str) -> dict[str, tuple[tuple[str, ...], bool, tu
 
 @pytest.mark.parametrize("route", ["at once", "per class"])
 @ORACLE
-@given(drawn=st.one_of(plain_tasks(), object_tasks()))
+@given(drawn=st.one_of(plain_tasks(), object_tasks(), in_place_tasks()))
 def test_identities_are_the_brute_forces_by_either_route(route, drawn):
     assert facts(drawn, route) == Truth(drawn.problem).unidentified()
 
@@ -88,7 +88,7 @@ def test_the_maps_listed_from_source_tuples_are_the_brute_forces(drawn):
 
 
 @ORACLE
-@given(drawn=st.one_of(plain_tasks(), object_tasks()))
+@given(drawn=st.one_of(plain_tasks(), object_tasks(), in_place_tasks()))
 def test_every_map_found_is_optimal_and_the_last_question_has_none(drawn):
     task = drawn.task()
     mode = mode_of(drawn)

@@ -44,7 +44,7 @@ def _by(route: str) -> Iterator[None]:
     """Forecast from every map (the default for small counts: listed by the search method's pinned
     counts, or by SAT when the search declines) or from marginals (by pinned counts or by the
     decomposition), whichever method counted the task."""
-    tallies = forecast_module._tallies
+    tallies = forecast_module.class_tallies
     with contextlib.ExitStack() as stack:
         if route.startswith("marginals"):
             stack.enter_context(mock.patch.object(simplest, "LISTED_MAX", -1))
@@ -52,7 +52,7 @@ def _by(route: str) -> Iterator[None]:
             def routed(task, mode, progress, _counted_by_search):
                 return tallies(task, mode, progress, route == "marginals by search")
 
-            stack.enter_context(mock.patch.object(forecast_module, "_tallies", routed))
+            stack.enter_context(mock.patch.object(forecast_module, "class_tallies", routed))
         elif route == "listed by SAT":
             stack.enter_context(mock.patch.object(simplest, "searched_maps", _declined))
         yield

@@ -20,10 +20,11 @@ def brute_force_maps(
     support: Sequence[tuple],
     supervised: set[tuple],
     partial: dict[tuple, set[int]] | None = None,
+    in_place: bool = False,
 ) -> Iterator[tuple[tuple[int, ...], tuple[tuple, ...]]]:
     """Every map (pi, f) that preserves every support label, fixes every supervised vector and,
     on a vector of `partial`, keeps the concepts (positions) listed for it; f[i] is the tuple of
-    images of the values of concept i, in domain order."""
+    images of the values of concept i, in domain order. With `in_place`, pi is the identity only."""
     partial = partial or {}
     k = len(domains)
     support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
@@ -38,7 +39,7 @@ def brute_force_maps(
         return labels[c]
 
     wanted = [label(c) for c in support]
-    for pi in permutations(range(k)):
+    for pi in [tuple(range(k))] if in_place else permutations(range(k)):
         all_maps = [product(domains[pi[i]], repeat=len(domains[i])) for i in range(k)]
         for f in product(*(list(m) for m in all_maps)):
             for c, pos, y in zip(support, positions, wanted):
@@ -104,16 +105,18 @@ def brute_force_object_maps(
     support: Sequence[tuple],
     supervised: set[tuple],
     partial: dict[tuple, set[int]] | None = None,
+    in_place: bool = False,
 ) -> Iterator[tuple[tuple[int, ...], tuple[tuple, ...]]]:
     """Every map (rho, V, f) of the objects count that keeps every support label and supervised
     vector: rho a bijection of objects, V of attributes, f_a a map from the values of attribute a to
     those of V(a), shared by all objects; yielded as brute_force_maps does, per concept (concept
     vectors are object-major: attribute a of object o at position o * len(attributes) + a); the
-    concepts `partial` lists for a vector must keep their values there."""
+    concepts `partial` lists for a vector must keep their values there. With `in_place`, rho is
+    the identity only (one extractor applied to each object where it stands)."""
     partial = partial or {}
     m = len(attributes)
     support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
-    for rho in permutations(range(objects)):
+    for rho in [tuple(range(objects))] if in_place else permutations(range(objects)):
         for v in permutations(range(m)):
             maps = [list(product(attributes[v[a]], repeat=len(attributes[a]))) for a in range(m)]
             for f in product(*maps):

@@ -30,7 +30,8 @@ class Problem:
     """A task as the brute force sees it: concept names and domains (values in order), the label
     function (a tuple of label values per concept vector), the support, the supervised rows, the
     partly supervised ones (row -> concept positions kept there) and, for an objects task, the
-    number of objects (concepts are then object-major, `len(domains) // objects` attributes each)."""
+    number of objects (concepts are then object-major, `len(domains) // objects` attributes each);
+    `in_place`: the concepts (objects) are not permuted, as an extractor in place learns them."""
 
     names: tuple[str, ...]
     domains: tuple[tuple[Any, ...], ...]
@@ -39,6 +40,7 @@ class Problem:
     supervised: frozenset[Row] = frozenset()
     partial: dict[Row, frozenset[int]] = field(default_factory=dict)
     objects: int | None = None
+    in_place: bool = False
 
     def after(self, add: Sequence[Row] = (), supervise: Sequence[Row] = (), annotate: Sequence[str] = (),
               annotate_one: Sequence[tuple[Row, str]] = ()) -> Problem:  # fmt: skip
@@ -59,6 +61,7 @@ class Problem:
             self.supervised | frozenset(supervise),
             {row: frozenset(on) for row, on in partial.items()},
             self.objects,
+            self.in_place,
         )
 
     @cached_property
@@ -78,11 +81,11 @@ class Truth:
         p = problem
         partial = {row: set(on) for row, on in p.partial.items()}
         if p.objects is None:
-            found = brute_force_maps(p.domains, p.label, p.support, set(p.supervised), partial)
+            found = brute_force_maps(p.domains, p.label, p.support, set(p.supervised), partial, p.in_place)
         else:
             m = len(p.names) // p.objects
             found = brute_force_object_maps(p.objects, p.domains[:m], p.label, p.support, set(p.supervised),
-                                            partial)  # fmt: skip
+                                            partial, p.in_place)  # fmt: skip
         self.maps: list[Map] = list(found)
         self.count = len(self.maps)
         self.identity: Map = (tuple(range(len(p.names))), tuple(tuple(d) for d in p.domains))

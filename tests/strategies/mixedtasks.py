@@ -6,6 +6,7 @@ rscount code. A drawn task comes as its task-file mapping and as the oracle's Pr
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import pathlib
 from dataclasses import dataclass
@@ -193,6 +194,15 @@ def object_tasks(draw, max_rows: int = 12) -> Drawn:
                   zip(("colour", "size"), kinds)]  # fmt: skip
     concepts = [Concept(f"{a}_{o}", kind, values) for o in (1, 2) for a, kind, values in attributes]
     return draw(_task(concepts, {a: list(values) for a, _, values in attributes}, max_rows))
+
+
+@st.composite
+def in_place_tasks(draw, tasks: st.SearchStrategy[Drawn] | None = None) -> Drawn:
+    """A task of `tasks` (default: plain or objects) learned by an extractor in place (in-place,
+    shared-in-place)."""
+    drawn = draw(st.one_of(plain_tasks(), object_tasks()) if tasks is None else tasks)
+    extractor = "in-place" if drawn.problem.objects is None else "shared-in-place"
+    return Drawn({**drawn.data, "extractor": extractor}, dataclasses.replace(drawn.problem, in_place=True))
 
 
 @st.composite

@@ -12,8 +12,12 @@ by its formula), which `auto` and `exact` name there too."""
 
 from __future__ import annotations
 
+from ...progress import Progress
 from ...task.model import Mode
-from ..settings import Method
+from ..budget import Budget, Unsuited
+from ..problem import CountProblem
+from ..result import CountResult
+from ..settings import CountSettings, Method
 from .approxmc.backend import ApproxMCBackend
 from .closed_form.backend import ClosedFormsBackend
 from .decompose.backend import DecomposeBackend
@@ -27,8 +31,38 @@ from .search.backend import SearchBackend
 from .source_sets.backend import SourceSetsBackend
 from .source_tuples.backend import SourceTuplesBackend
 
+# The methods that count the maps of an extractor in place (docs/closed-forms.md): those over the
+# CNF, whose permutation the encoding fixes, and those over the class walk, which walks the identity
+# alone. The others sum over every permutation in ways of their own, and decline it.
+IN_PLACE = frozenset(
+    {Method.ENUMERATE, Method.SDD, Method.DECOMPOSE, Method.DECOMPOSE_APPROX, Method.APPROXMC}
+    | {Method.SEARCH, Method.GANAK}
+)
+
+
+class ExtractorGuard:
+    """A backend that declines the tasks whose extractor it does not count: an extractor in place
+    is counted only by the IN_PLACE methods, and only in the disentangled and objects modes."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self.method, self.exact, self.description = backend.method, backend.exact, backend.description
+
+    def count(
+        self, problem: CountProblem, settings: CountSettings, progress: Progress | None, budget: Budget
+    ) -> CountResult:
+        """The backend's count, or Unsuited for an extractor in place it does not count."""
+        if problem.task.in_place:
+            unmapped = problem.task.unmapped_in(problem.mode)
+            if unmapped:
+                raise Unsuited(unmapped)
+            if self.method not in IN_PLACE:
+                raise Unsuited(f"{self.method} does not count the maps of an extractor in place")
+        return self.backend.count(problem, settings, progress, budget)
+
+
 BACKENDS: dict[Method, Backend] = {
-    backend.method: backend
+    backend.method: ExtractorGuard(backend)
     for backend in (
         ClosedFormsBackend(),
         EnumerateBackend(),
@@ -42,7 +76,7 @@ BACKENDS: dict[Method, Backend] = {
         GanakBackend(),
     )
 }
-MODE_COUNTERS: dict[Mode, Backend] = {Mode.JRS: JrsBackend()}
+MODE_COUNTERS: dict[Mode, Backend] = {Mode.JRS: ExtractorGuard(JrsBackend())}
 
 
 def backend_for(method: Method, mode: Mode) -> Backend:

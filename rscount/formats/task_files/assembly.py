@@ -10,7 +10,7 @@ from ...errors import FormatError, TaskError
 from ...task.constraints import Constraints
 from ...task.expectations import parse_expect
 from ...task.expressions import Expr
-from ...task.model import Concept, Mode, Objects, QueryAnswers, Task
+from ...task.model import Concept, Extractor, Mode, Objects, QueryAnswers, Task
 from ...task.support import Support
 from ..rows import Annotations
 
@@ -37,6 +37,7 @@ def assemble(
     """The task of a task file's mapping, given its knowledge and support; annotation files whose
     label cells contradict the knowledge are refused."""
     concepts, labels, objects, constraints, notes, answers, evidence = knowledge
+    mode, in_place = _mode(data, objects)
     task = Task(
         str(data.get("name", default_name)),
         concepts,
@@ -44,7 +45,8 @@ def assemble(
         support,
         description=str(data.get("description", "")),
         objects=objects,
-        mode=Mode.parse(data["mode"]) if "mode" in data else None,  # type: ignore[arg-type]
+        mode=mode,  # type: ignore[arg-type]
+        in_place=in_place,
         expect=parse_expect(data.get("expect")),
         constraints=constraints,
         notes=notes,
@@ -58,3 +60,26 @@ def assemble(
         except FormatError as exc:
             raise TaskError.from_file("", exc) from None
     return task
+
+
+def written_mode(data: Mapping[str, Any]) -> Mode | None:
+    """The mode a task file asks for: `mode:`, else the one whose maps `extractor:` learns (None:
+    the task's default)."""
+    if "mode" in data:
+        return Mode.parse(data["mode"])
+    return Extractor.parse(data["extractor"]).mode if "extractor" in data else None
+
+
+def _mode(data: Mapping[str, Any], objects: Objects | None) -> tuple[Mode | None, bool]:
+    """The task's mode (None: its default) and whether its extractor is in place, from `mode:` and
+    `extractor:`; an extractor learns the maps of one mode, which `mode:` may not contradict."""
+    mode = written_mode(data)
+    if "extractor" not in data:
+        return mode, False
+    extractor = Extractor.parse(data["extractor"])
+    if extractor.mode == Mode.OBJECTS and objects is None:
+        raise TaskError("extractor", f"{extractor} needs an objects: section (objects with attributes)")
+    contradiction = extractor.contradicts(mode)
+    if contradiction:
+        raise TaskError("extractor", f"{contradiction} (mode:)")
+    return mode, extractor.in_place

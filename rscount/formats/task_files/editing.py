@@ -83,6 +83,10 @@ def edited_task_file(
             return None
     elif "labels" not in data or not {"concepts", "objects"} & set(data):
         return None
+    if task.extractor is not None and ("extractor" in data or task.in_place):  # the plan's extractor
+        data["extractor"] = str(task.extractor)
+        if "mode" in data:
+            data["mode"] = str(task.mode)
     support = task.support
     _extend(data, "support", added, [] if support.exhaustive else support.rows)
     entries: list[Any] = [_flow(r) for r in supervised]

@@ -32,6 +32,7 @@ TOP_LEVEL_KEYS = {
     "knowledge",
     "completion",
     "mode",
+    "extractor",
     "support",
     "concept_supervision",
     "expect",

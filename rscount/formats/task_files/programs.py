@@ -14,7 +14,7 @@ from ...task.support import Support
 from ..inputs import read_text
 from ..programs import read_program
 from ..programs.objects import program_objects
-from .assembly import Knowledge, assemble
+from .assembly import Knowledge, assemble, written_mode
 from .supports import read_support
 
 
@@ -35,7 +35,7 @@ def program_task(data: Mapping[str, Any], default_name: str, base: Path, mode: M
     knowledge = Knowledge(
         program.concepts, program.labels, None, None, program.notes, program.answers, program.evidence
     )
-    written = Mode.parse(data["mode"]) if "mode" in data else None
+    written = written_mode(data)
     if Mode.OBJECTS not in (written, mode):
         support, files = read_support(data, knowledge.concepts, list(knowledge.labels), base)
         return assemble(data, default_name, knowledge, support, files)

@@ -34,6 +34,8 @@ def task_data(task: Task) -> dict[str, Any]:
         data["concepts"] = {c.name: list(c.values) for c in task.concepts}
     data["labels"] = {name: str(expr) for name, expr in task.labels.items()}
     data["mode"] = str(task.mode)
+    if task.in_place:
+        data["extractor"] = str(task.extractor)
     support = task.support
     data["support"] = "exhaustive" if support.exhaustive else [list(r) for r in support.rows]
 

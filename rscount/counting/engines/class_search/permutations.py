@@ -16,12 +16,13 @@ REPORT_EVERY = 0.25  # seconds between a walk's reports (at least)
 
 def permutations_summed(task: Task, mode: Mode) -> int:
     """How many concept permutations a count in `mode` sums over: k!, or n! m! in the objects mode
-    (n objects of m attributes); the class sizes of every class add up to it."""
+    (n objects of m attributes), the identity's side 1 with an extractor in place; the class sizes
+    of every class add up to it."""
     k = len(task.concepts)
     if mode != Mode.OBJECTS:
-        return math.factorial(k)
+        return 1 if task.in_place else math.factorial(k)
     n = task.object_spec().count
-    return math.factorial(n) * math.factorial(k // n)
+    return (1 if task.in_place else math.factorial(n)) * math.factorial(k // n)
 
 
 class Walk:
@@ -58,8 +59,10 @@ def classes(
     viable: Callable[[list[tuple[int, int]]], bool],
     families: Sequence[Sequence[int]] = (),
     walk: Walk | None = None,
+    in_place: bool = False,
 ) -> Iterator[tuple[tuple[int, ...], int]]:
-    """One pi per double class H_out pi H_in, with the class size: (pi, size). H_in permutes
+    """One pi per double class H_out pi H_in, with the class size: (pi, size); with `fixed` (an
+    extractor in place: singleton blocks), the identity alone if it is viable. H_in permutes
     ground-truth concepts within `inputs` blocks, H_out predicted concepts within `outputs` blocks;
     a class is fixed by how many concepts of each input block go to each output block. Concepts are
     placed block by block (a prefix that is not `viable` is not extended).
@@ -72,6 +75,9 @@ def classes(
     members. `walk`, if given, is told the share of the prefixes walked as the classes come."""
     if families and any(len(block) > 1 for block in inputs):
         raise ValueError("families of output blocks need singleton input blocks")
+    if in_place:
+        yield from _identity(len(inputs), viable, walk)
+        return
     earlier = {b: [c for c in family if c < b] for family in families for b in family}
     family_factor = math.prod(math.factorial(len(family)) for family in families)
     order = [i for block in inputs for i in block]
@@ -118,3 +124,20 @@ def classes(
             used[b] -= 1
 
     yield from go(0, 1.0)
+
+
+def _identity(
+    n: int, viable: Callable[[list[tuple[int, int]]], bool], walk: Walk | None
+) -> Iterator[tuple[tuple[int, ...], int]]:
+    """The identity of n items as the one class of size 1, if each of its prefixes is viable."""
+    placed: list[tuple[int, int]] = []
+    for i in range(n):
+        placed.append((i, i))
+        if not viable(placed):
+            break
+    else:
+        if walk is not None:
+            walk.leaf = 1.0
+        yield tuple(range(n)), 1
+    if walk is not None:
+        walk.finished(1.0)

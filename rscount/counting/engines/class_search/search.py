@@ -120,7 +120,11 @@ class ClassSearch:
                 return check(lambda enc: [enc.p_vars[i][j] for i, j in placed], len(placed) == k)
 
             yield from classes(
-                self.blocks["support"], self.blocks["knowledge"], viable, self.blocks["knowledge families"]
+                self.blocks["support"],
+                self.blocks["knowledge"],
+                viable,
+                self.blocks["knowledge families"],
+                in_place=self.problem.task.in_place,
             )
         finally:
             check.close()
@@ -179,6 +183,7 @@ class ClassSearch:
                     blocks["knowledge objects"],
                     viable,
                     blocks["knowledge object families"],
+                    in_place=self.problem.task.in_place,
                 )
                 for objs, obj_size in object_classes:
                     yield self._lift(objs, attrs), attr_size * obj_size

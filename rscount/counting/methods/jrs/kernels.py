@@ -21,8 +21,9 @@ from functools import cache
 from itertools import permutations, product
 from typing import Any
 
+from ....errors import NotApplicable
 from ....knowledge.labels import label_classes as classes_per_label
-from ....task.model import Task
+from ....task.model import Mode, Task
 from ...budget import Unsuited
 from ...result import CountResult
 from ...settings import Method
@@ -33,7 +34,10 @@ PARTITION_LIMIT = 2_000_000  # combinations of kernels summed over
 
 def structure(task: Task) -> tuple[int, list[str], list[tuple[Any, ...]]]:
     """(objects, attribute names, attribute domains): a task without objects is one object whose
-    attributes are its concepts."""
+    attributes are its concepts. An extractor in place is not counted in this mode (NotApplicable)."""
+    unmapped = task.unmapped_in(Mode.JRS)
+    if unmapped:
+        raise NotApplicable(unmapped)
     if task.objects is not None:
         attributes = task.objects.attributes
         return task.objects.count, [a for a, _ in attributes], [v for _, v in attributes]

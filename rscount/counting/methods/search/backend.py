@@ -103,8 +103,9 @@ class Counter:
         blocks = self.blocks
         if self.mode != Mode.OBJECTS:
             yield from classes(
-                blocks["support"], blocks["knowledge"], self.viable, blocks["knowledge families"], walk
-            )
+                blocks["support"], blocks["knowledge"], self.viable, blocks["knowledge families"], walk,
+                self.task.in_place,
+            )  # fmt: skip
             return
         n = self.task.object_spec().count
         m = len(self.coding.sizes) // n
@@ -116,6 +117,7 @@ class Counter:
             for objs, obj_size in classes(
                 blocks["support objects"], blocks["knowledge objects"], lambda placed: True,
                 blocks["knowledge object families"], None if walk is None else walk.nested(),
+                self.task.in_place,
             ):  # fmt: skip
                 yield tuple(objs[i // m] * m + attrs[i % m] for i in range(m * n)), attr_size * obj_size
 
@@ -168,13 +170,15 @@ class Counter:
 
     def random_permutation(self, rng: random.Random) -> tuple[int, ...]:
         """A permutation drawn uniformly among those the count sums over (in the objects mode, an
-        object and an attribute permutation lifted to the concepts)."""
+        object and an attribute permutation lifted to the concepts; an extractor in place fixes the
+        concepts', or the objects', to the identity)."""
         k = len(self.coding.sizes)
+        fixed = self.task.in_place
         if self.mode != Mode.OBJECTS:
-            return tuple(rng.sample(range(k), k))
+            return tuple(range(k)) if fixed else tuple(rng.sample(range(k), k))
         n = self.task.object_spec().count
         m = k // n
-        objs, attrs = rng.sample(range(n), n), rng.sample(range(m), m)
+        objs, attrs = list(range(n)) if fixed else rng.sample(range(n), n), rng.sample(range(m), m)
         return tuple(objs[i // m] * m + attrs[i % m] for i in range(k))
 
     def _factor(self, g: int, sources: tuple[int, ...], pins: Pins = ()) -> int:

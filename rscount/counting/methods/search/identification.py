@@ -52,7 +52,8 @@ def loose_concepts(
 
 def _permutations(counter: Counter, k: int, most: int | None) -> Iterator[tuple[int, ...]]:
     """Every permutation (pi[i]: the concept source i feeds) whose groups all accept it, built
-    source by source with a prefix dropped once a whole group refuses it."""
+    source by source with a prefix dropped once a whole group refuses it (the identity alone with
+    an extractor in place)."""
     visited = 0
     placed: list[tuple[int, int]] = []
     free = set(range(k))
@@ -62,7 +63,7 @@ def _permutations(counter: Counter, k: int, most: int | None) -> Iterator[tuple[
         if len(placed) == k:
             yield tuple(j for _, j in placed)
             return
-        for j in sorted(free):
+        for j in [len(placed)] if counter.task.in_place else sorted(free):
             visited += 1
             if most is not None and visited > most:
                 raise TooManyClasses(f"identification by search: more than {most} permutation prefixes")

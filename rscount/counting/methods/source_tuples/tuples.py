@@ -233,6 +233,8 @@ class SourceTuples:
     ) -> None:
         """`factor` makes what each tuple contributes from the coding and the groups' shapes
         (default: TupleFactor, the exact count; bound.FactorBound an upper bound of it)."""
+        if task.in_place:
+            raise Unsuited("source tuples sum over the concepts each predicted concept may read")
         self.task = task
         self.progress = progress
         self.coding = ValueMapCoding(task)
