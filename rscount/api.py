@@ -19,7 +19,7 @@ from .counting.jobs import count as count_in_child
 from .counting.processes.isolation import run_stoppable
 from .counting.result import CountResult
 from .counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method, parse_mode
-from .errors import InvalidSetting, quote
+from .errors import InvalidSetting, TaskError
 from .insight import advise as advising
 from .insight import sweep as sweeping
 from .insight.advise import SEARCH_BUDGET, Advice, AdviseSettings, TaskOutput
@@ -47,11 +47,9 @@ def _task(task: TaskLike, extractor: Extractor | str | None = None, mode: Mode |
     if extractor is None:
         return task if isinstance(task, Task) else load_task(task)
     try:
-        chosen = Extractor(extractor)
-    except ValueError:
-        raise InvalidSetting(
-            "extractor", f"{quote(extractor)} is not one of {', '.join(Extractor)}"
-        ) from None
+        chosen = Extractor.parse(extractor)
+    except TaskError as exc:
+        raise InvalidSetting("extractor", exc.problem) from None
     contradiction = chosen.contradicts(None if mode is None else parse_mode(mode))
     if contradiction:
         raise InvalidSetting("extractor", f"{contradiction} (mode)")
