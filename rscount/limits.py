@@ -51,3 +51,6 @@ DEPTH = Cap("depth", "levels of nesting in an expression", 200)
 POWER_BITS = Cap("power_bits", "bits in the result of a power", 4_096)
 YAML_NODES = Cap("yaml_nodes", "YAML nodes once aliases are expanded", 1_000_000)
 YAML_DEPTH = Cap("yaml_depth", "levels of nesting in a YAML document", 200)
+FUNCTION_VECTORS = Cap(
+    "function_vectors", "concept vectors to tabulate a Python function's label on", 1_000_000
+)

@@ -1,6 +1,7 @@
 """Every statement rscount makes about a task, against the oracle (tests/references/oracle.py: the
 optimal maps listed by brute force, values compared as values) on random tasks whose concepts are words,
-offset or negative integers and Booleans in either order, in domains of mixed sizes: the count in each mode,
+offset or negative integers and Booleans in either order, in domains of mixed sizes (and networks
+predicting more classes than the ground truth takes): the count in each mode,
 explain (unseen values, the maps shown, `involves`, unidentified concepts, the summary), check's
 verdict, forecast's exact fractions, advise's plans, and the joint reasoning shortcuts.
 `pytest --slow` runs ten times as many examples."""
@@ -15,7 +16,7 @@ from itertools import product
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from references.oracle import Truth, after_steps, cheaper_plan, jrs
-from strategies.mixedtasks import Drawn, in_place_tasks, object_tasks, plain_tasks
+from strategies.mixedtasks import Drawn, in_place_tasks, object_tasks, plain_tasks, predicting_tasks
 
 import rscount
 
@@ -79,7 +80,7 @@ def assert_check(drawn: Drawn, truth: Truth) -> None:
     assert unidentified == truth.unidentified()
     kept = report.to_dict()["identified_values"]
     problem = drawn.problem
-    for name, values in zip(problem.names, problem.domains):
+    for name, values in zip(problem.names, problem.sources):
         moved = truth.unidentified().get(name, ((), False, ()))[2]
         assert kept[name] == [v for v in values if v not in moved], name
 
@@ -94,7 +95,7 @@ def assert_forecast(drawn: Drawn, truth: Truth, test: list[tuple]) -> None:
             stated = {w: p for w, p in found.values[name][v].items() if p}
             assert stated == {w: Fraction(n, truth.count) for w, n in images.items()}, (name, v)
     rows = (
-        list(product(*drawn.problem.domains))
+        list(product(*drawn.problem.sources))
         if drawn.data["support"] == "exhaustive"
         else drawn.problem.support
     )
@@ -105,13 +106,13 @@ def assert_forecast(drawn: Drawn, truth: Truth, test: list[tuple]) -> None:
 
 
 @settings(ORACLE, max_examples=examples(40))
-@given(st.one_of(plain_tasks(), object_tasks(), in_place_tasks()), st.data())
+@given(st.one_of(plain_tasks(), object_tasks(), in_place_tasks(), predicting_tasks()), st.data())
 def test_explain_check_and_forecast_say_what_the_optimal_maps_imply(drawn: Drawn, data) -> None:
     truth = Truth(drawn.problem)
     assert rscount.count(drawn.task(), mode=mode_of(drawn)).count == truth.count
     assert_explain(drawn, truth)
     assert_check(drawn, truth)
-    every = list(product(*drawn.problem.domains))
+    every = list(product(*drawn.problem.sources))  # ground-truth vectors
     test = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=4, unique=True))
     assert_forecast(drawn, truth, test)
 
@@ -143,7 +144,10 @@ SMALL = plain_tasks(max_space=6, max_rows=3, n_concepts=(2, 2))
 
 
 @settings(ORACLE, max_examples=examples(15))
-@given(st.one_of(SMALL, in_place_tasks(SMALL)), st.sampled_from([(1, 1, 1, 1), (2, 1, 3, 1)]))
+@given(
+    st.one_of(SMALL, in_place_tasks(SMALL), predicting_tasks(SMALL)),
+    st.sampled_from([(1, 1, 1, 1), (2, 1, 3, 1)]),
+)
 def test_a_plan_counts_as_the_brute_force_after_its_steps_and_minimal_means_minimal(
     drawn: Drawn, prices
 ) -> None:

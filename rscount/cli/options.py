@@ -278,7 +278,7 @@ def _task_read(args: argparse.Namespace, mode: Mode | None) -> Task:
     old = task.support
     if support is None:
         support = "exhaustive" if old.exhaustive else [list(r) for r in old.rows]
-    new = support_from_spec(task.names, task.domains, support, supervision, "support", old)
+    new = support_from_spec(task.names, task.ground_truths, support, supervision, "support", old)
     if supervision is None:  # the file's supervision, on the rows the sample kept
         return task.with_support(new.given_rows())
     return task.with_support(new.given_rows(), new.supervised)

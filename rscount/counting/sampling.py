@@ -55,6 +55,8 @@ class MapSampler:
         task = problem.task
         if task.in_place:
             raise Unsuited("sampling draws concept permutations, which an extractor in place fixes")
+        if task.predicts_more:
+            raise Unsuited("sampling draws value maps within the domains, not from the ground truth's values")
         objects = problem.mode == Mode.OBJECTS
         coding = ValueMapCoding(task, shared=objects)
         self.sizes = np.array(coding.sizes, dtype=np.int64)

@@ -8,7 +8,8 @@ values through a multiplexer on P, and the knowledge is compiled on them and pin
 All auxiliaries are functionally determined by P and F, which form the projection set. In the
 objects count, P[i][j] is the gate V[a_i][a_j] & R[o_i][o_j] of a permutation R of objects and V
 of attributes, and every object shares one value map per attribute. An extractor in place fixes P
-(in the objects mode R) to the identity by unit clauses.
+(in the objects mode R) to the identity by unit clauses; a predicted class that is no ground-truth
+value (`predicts:`) maps nowhere, so its F variables are fixed to value number 0 by unit clauses.
 
 When all domains have the same size b, a value v of concept i that no support row shows is only
 constrained by "f_i(v) is one of the b values", whatever pi is: it multiplies the count by b.
@@ -123,7 +124,7 @@ def _assembled(
     sizes = [len(c.values) for c in task.concepts]
     uniform = len(set(sizes)) == 1 and not objects
     seen = _seen_values(task)
-    unseen_values = sum(len(c.values) - len(s) for c, s in zip(task.concepts, seen)) if uniform else 0
+    unseen_values = sum(len(d) - len(s) for d, s in zip(task.ground_truths, seen)) if uniform else 0
     factor = max(sizes) ** unseen_values
     object_maps = maps.permutations if objects else []
     return Encoding(
@@ -147,9 +148,9 @@ def _concept_maps(pool: MapPool, task: Task, binary: bool, uniform: bool) -> _Ma
     width = max(len(c.values) for c in task.concepts)
     p = pool.matrix("P", names, names)
     maps = _Maps(p, [], [p])
-    for c, seen in zip(task.concepts, _seen_values(task)):
+    for c, truth, seen in zip(task.concepts, task.ground_truths, _seen_values(task)):
         maps.f.append([pool.value_map(f"{c.name}={value}", binary, width) for value in c.values])
-        for value, lits in zip(c.values, maps.f[-1]):
+        for value, lits in zip(truth, maps.f[-1]):
             if uniform and value not in seen:
                 maps.unseen.update(abs(x) for x in lits)
     return maps
@@ -189,10 +190,12 @@ def _domain_constraints(
             b.clauses.extend(exactly_one([r[i] for r in perm]))
     if task.in_place:  # the concepts' (objects') permutation is the identity
         b.clauses.extend([row[i]] for i, row in enumerate(maps.permutations[0]))
-    if binary:
-        return unseen_clauses
     sizes = [len(c.values) for c in task.concepts]
     owners = len(task.objects.attributes) if objects and task.objects else len(sizes)
+    for i in range(owners):  # a predicted class no ground truth takes is the source of no map
+        b.clauses.extend([lits[0]] for lits in maps.f[i][len(task.ground_truths[i]) :])
+    if binary:
+        return unseen_clauses
     for i in range(owners):
         for lits in maps.f[i]:
             if abs(lits[0]) in maps.unseen:  # uniform sizes: exactly one of the width values

@@ -60,6 +60,9 @@ class ValueMapCoding:
     def __init__(self, task: Task, shared: bool = False) -> None:
         self.task = task
         self.sizes = [len(c.values) for c in task.concepts]
+        # Ground-truth values per concept: its first values, fewer than `sizes` when its network
+        # predicts classes no ground truth takes (the sources of no map).
+        self.sources = [len(d) for d in task.ground_truths]
         self.bits = max(1, (max(self.sizes) - 1).bit_length())
         # The value map of concept i is the one of owner[i]: itself, or (objects mode, concepts
         # object-major) the concept of the first object with the same attribute.
@@ -86,8 +89,11 @@ class ValueMapCoding:
         return alg.and_(literal(x if u >> b & 1 else -x) for b, x in enumerate(self.var[self.owner[i], v]))
 
     def unseen_factor(self, pi: tuple[int, ...]) -> int:
-        """Choices of f for the values no support row shows: each maps anywhere in D_pi(i)."""
-        return math.prod(self.sizes[pi[o]] ** (self.sizes[o] - len(seen)) for o, seen in enumerate(self.seen))
+        """Choices of f for the ground-truth values no support row shows: each maps anywhere in
+        D_pi(i) (a predicted class no ground truth takes is the source of no map)."""
+        return math.prod(
+            self.sizes[pi[o]] ** (self.sources[o] - len(seen)) for o, seen in enumerate(self.seen)
+        )
 
     def label_groups(self) -> list[tuple[list[str], list[int]]]:
         """The task's label groups (rscount.knowledge.labels.label_groups): with value maps per

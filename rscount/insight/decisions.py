@@ -163,9 +163,9 @@ class MapSolver:
         return broken
 
     def map_of(self, model: Sequence[int]) -> ConceptMap:
-        """The map (pi, f) a model of the CNF assigns."""
+        """The map (pi, f) a model of the CNF assigns (a class no ground truth takes maps nowhere)."""
         true = {lit for lit in model if lit > 0}
-        p, f = self.encoding.p_vars, self.encoding.f_lits
+        p, f, truths = self.encoding.p_vars, self.encoding.f_lits, self.task.ground_truths
         k = len(p)
         pi = tuple(next(j for j in range(k) if p[i][j] in true) for i in range(k))
         sizes = [len(c.values) for c in self.task.concepts]
@@ -173,7 +173,8 @@ class MapSolver:
         def image(lits: list[int], size: int) -> int:
             return next(u for u in range(size) if _holds(lits[u], true))
 
-        return ConceptMap(pi, tuple(tuple(image(lits, sizes[pi[i]]) for lits in f[i]) for i in range(k)))
+        images = (tuple(image(lits, sizes[pi[i]]) for lits in f[i][: len(truths[i])]) for i in range(k))
+        return ConceptMap(pi, tuple(images))
 
     def forbid(self, m: ConceptMap) -> None:
         """Leave map `m` out of every later question's answers."""
@@ -183,7 +184,7 @@ class MapSolver:
         """The clause "some concept does not keep its meaning": the map is not the intended one."""
         p, f = self.encoding.p_vars, self.encoding.f_lits
         kept = [p[i][i] for i in range(len(p))]
-        kept += [f[i][v][v] for i, c in enumerate(self.task.concepts) for v in range(len(c.values))]
+        kept += [f[i][v][v] for i, truth in enumerate(self.task.ground_truths) for v in range(len(truth))]
         return [-lit for lit in kept]
 
     def blocking(self, m: ConceptMap) -> list[int]:
@@ -239,7 +240,7 @@ def identities(
     found = [Identity() for _ in range(k)]
     questions = [("reads", j, i) for j in range(k) for i in range(k) if i != j]
     questions += [("remapped", j, -1) for j in range(k)]
-    questions += [("moved", i, v) for i in range(k) for v in range(len(task.concepts[i].values))]
+    questions += [("moved", i, v) for i in range(k) for v in range(len(task.ground_truths[i]))]
     try:
         _decide(solver, found, questions, seconds=seconds)
     except Undecided:
@@ -303,7 +304,7 @@ def _by_class(solver: MapSolver, found: list[Identity], seconds: float | None = 
         questions = [
             ("moved", x, v)
             for x in range(k)
-            for v in range(len(task.concepts[x].values))
+            for v in range(len(task.ground_truths[x]))
             if any(v not in found[i].moved for i in ins[x])
         ]
         questions += [
@@ -364,9 +365,9 @@ def _question(solver: MapSolver, kind: str, j: int, x: int) -> list[list[int]]:
     if kind == "reads":  # predicted j reads ground-truth x
         return [[p[x][j]]]
     if kind == "remapped":  # j reads itself, some value of j moves
-        return [[p[j][j]], [-f[j][v][v] for v in range(len(solver.task.concepts[j].values))]]
+        return [[p[j][j]], [-f[j][v][v] for v in range(len(solver.task.ground_truths[j]))]]
     if kind == "changed":  # the value map of j is not the identity (numbers), whatever j feeds
-        return [[-f[j][v][v] for v in range(len(solver.task.concepts[j].values))]]
+        return [[-f[j][v][v] for v in range(len(solver.task.ground_truths[j]))]]
     return solver.moved_clauses(j, x)
 
 
@@ -395,4 +396,4 @@ def witness(task: Task, m: ConceptMap, found: list[Identity]) -> None:
 
 def kept_values(task: Task, i: int, identity: Identity) -> list[Any]:
     """The values of concept i every optimal map predicts as themselves."""
-    return [v for n, v in enumerate(task.concepts[i].values) if n not in identity.moved]
+    return [v for n, v in enumerate(task.ground_truths[i]) if n not in identity.moved]

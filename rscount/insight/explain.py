@@ -39,7 +39,8 @@ def describe_map(task: Task, m: ConceptMap) -> list[dict[str, Any]]:
         i = m.source(j)
         source = task.concepts[i]
         values = [[v, target.values[u]] for v, u in zip(source.values, m.f[i])]
-        same = source.values == target.values
+        truth = task.ground_truths[i]
+        same = target.values[: len(truth)] == truth
         entries.append({"concept": target.name, "reads": source.name, "same_domain": same, "values": values})
     return entries
 
@@ -286,7 +287,7 @@ def unseen_values(task: Task, mode: Mode) -> dict[str, list[Any]]:
     """Per concept, the values no training row shows (the objects mode: on no object), when some."""
     coding = ValueMapCoding(task, shared=mode == Mode.OBJECTS)
     unseen = {
-        c.name: [v for u, v in enumerate(c.values) if u not in coding.seen[coding.owner[i]]]
+        c.name: [v for u, v in enumerate(task.ground_truths[i]) if u not in coding.seen[coding.owner[i]]]
         for i, c in enumerate(task.concepts)
     }
     return {name: values for name, values in unseen.items() if values}

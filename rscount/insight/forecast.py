@@ -189,12 +189,14 @@ def forecast(
     for i, j in marginals.joint:
         fed[i].append(j)
     values = {
-        c.name: {str(v): {str(w): Fraction(0) for w in _images(task, i, fed[i])} for v in c.values}
+        c.name: {
+            str(v): {str(w): Fraction(0) for w in _images(task, i, fed[i])} for v in task.ground_truths[i]
+        }
         for i, c in enumerate(concepts)
     }
     for (i, j), table in marginals.joint.items():
         reads[concepts[j].name][concepts[i].name] += marginals.probability(sum(table[0]))
-        for v, row in zip(concepts[i].values, table):
+        for v, row in zip(task.ground_truths[i], table):
             for w, n in zip(concepts[j].values, row):
                 values[concepts[i].name][str(v)][str(w)] += marginals.probability(n)
     rows = task.support.rows
@@ -272,7 +274,7 @@ def _from_maps(
     concepts, names = task.concepts, task.names
     reads = {c.name: dict.fromkeys(names, Fraction(0)) for c in concepts}
     values: dict[str, dict[str, dict[str, Fraction]]] = {
-        c.name: {str(v): {} for v in c.values} for c in concepts
+        c.name: {str(v): {} for v in truth} for c, truth in zip(concepts, task.ground_truths)
     }
     rows, extra = task.support.rows, list(test or [])
     share = Fraction(1, len(maps))

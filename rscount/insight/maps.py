@@ -70,7 +70,7 @@ class ConceptMap:
 def identity_map(task: Task) -> ConceptMap:
     """The intended map: every concept reads itself, every value unchanged."""
     k = len(task.concepts)
-    return ConceptMap(tuple(range(k)), tuple(tuple(range(len(c.values))) for c in task.concepts))
+    return ConceptMap(tuple(range(k)), tuple(tuple(range(len(truth))) for truth in task.ground_truths))
 
 
 def violation(task: Task, m: ConceptMap) -> str | None:
@@ -237,14 +237,14 @@ def concept_map(
     coding: ValueMapCoding, pi: tuple[int, ...], images: dict[tuple[int, int], int]
 ) -> ConceptMap:
     """The map with permutation pi whose value maps send (owner, value number) to `images`."""
-    f = tuple(tuple(images[coding.owner[i], v] for v in range(size)) for i, size in enumerate(coding.sizes))
+    f = tuple(tuple(images[coding.owner[i], v] for v in range(size)) for i, size in enumerate(coding.sources))
     return ConceptMap(pi, f)
 
 
 def unseen_slots(coding: ValueMapCoding) -> list[tuple[int, int]]:
     """The (owner, value number) pairs no support row shows: each maps anywhere."""
     owners = sorted(set(coding.owner))
-    return [(o, v) for o in owners for v in range(coding.sizes[o]) if v not in coding.seen[o]]
+    return [(o, v) for o in owners for v in range(coding.sources[o]) if v not in coding.seen[o]]
 
 
 def _members(

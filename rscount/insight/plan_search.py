@@ -77,11 +77,13 @@ def moves(task: Task, actions: Sequence[str]) -> list[Step] | None:
     """Every step a plan may take, adds before the supervision and annotation of added rows; None
     when the concept space is too large to list its vectors (the search cannot be exhaustive)."""
     support = task.support
-    if not support.exhaustive and domain_size(task.domains) > LISTED_MOVES_MAX:
+    if not support.exhaustive and domain_size(task.ground_truths) > LISTED_MOVES_MAX:
         return None
     present = set(support.rows)
     missing = (
-        [] if support.exhaustive else addable(task, [r for r in all_rows(task.domains) if r not in present])
+        []
+        if support.exhaustive
+        else addable(task, [r for r in all_rows(task.ground_truths) if r not in present])
     )
     found: list[Step] = []
     if ADD in actions:

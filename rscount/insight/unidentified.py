@@ -90,7 +90,7 @@ def from_identities(task: Task, found: list[Identity]) -> dict[str, Unidentified
         names[j]: Unidentified(
             tuple(names[i] for i in sorted(who.reads)),
             who.remapped,
-            tuple(v for n, v in enumerate(task.concepts[j].values) if n in who.moved),
+            tuple(v for n, v in enumerate(task.ground_truths[j]) if n in who.moved),
         )
         for j, who in enumerate(found)
         if who.reads or who.remapped or who.moved
@@ -116,11 +116,11 @@ def identified_values(task: Task, unidentified: dict[str, Unidentified]) -> dict
     attribute, the values every object's concept keeps (an attribute named like a concept is left
     out: the concept's entry is the one under that name)."""
     kept: dict[str, list[Value]] = {}
-    for c in task.concepts:
+    for c, truth in zip(task.concepts, task.ground_truths):
         found = unidentified.get(c.name)
         if found is None or found.moved is not None:
             moved = set(() if found is None else found.moved or ())
-            kept[c.name] = [v for v in c.values if v not in moved]
+            kept[c.name] = [v for v in truth if v not in moved]
     if task.objects is not None:
         count = task.objects.count
         for name, values in task.objects.attributes:

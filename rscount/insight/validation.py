@@ -74,7 +74,7 @@ def _constant_findings(task: Task) -> list[Finding]:
 
 
 def _knowledge_note(task: Task) -> str:
-    vectors = number_text(domain_size(task.support.domains))
+    vectors = number_text(domain_size(task.domains))  # the networks' predictions, which it reads
     labels = ", ".join(task.labels)
     if task.answers or task.evidence:
         unanswered = [f"where a query has no answer, {NO_ANSWER!r}"] if task.answers else []

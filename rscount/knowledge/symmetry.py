@@ -63,7 +63,12 @@ def attribute_swap(task: Task, a: int, b: int) -> Swap:
 
 
 def _same_domains(task: Task, swap: Swap) -> bool:
-    return all(task.concepts[i].values == task.concepts[j].values for i, j in enumerate(swap))
+    """Whether `swap` exchanges only concepts with the same domain (and ground-truth values)."""
+    truths = task.ground_truths
+    return all(
+        task.concepts[i].values == task.concepts[j].values and truths[i] == truths[j]
+        for i, j in enumerate(swap)
+    )
 
 
 def _fixes_supervision(task: Task, swap: Swap) -> bool:
@@ -146,7 +151,7 @@ def support_blocks(task: Task, knowledge_blocks: list[list[int]]) -> list[list[i
     support label, and leaves every supervised vector as it is. For an exhaustive support that is
     a swap allowed by `knowledge_blocks` (from interchangeable_blocks, which checks supervision)."""
     k = len(task.concepts)
-    if task.support.exhaustive:
+    if task.support.exhaustive and not task.predicts_more:
         same_block = {i: n for n, block in enumerate(knowledge_blocks) for i in block}
         return _blocks(k, lambda i, j: same_block[i] == same_block[j])
     return _blocks(k, lambda i, j: support_symmetry(task, concept_swap(k, [(i, j)])))
@@ -206,7 +211,7 @@ def object_blocks(task: Task) -> dict[str, list[list[int]]]:
         "attributes": (m, attribute_swap),
     }
     for what, (size, swap) in swaps.items():
-        if task.support.exhaustive:
+        if task.support.exhaustive and not task.predicts_more:
             same = {i: b for b, block in enumerate(blocks[f"knowledge {what}"]) for i in block}
             blocks[f"support {what}"] = _blocks(size, _same_block(same))
         else:

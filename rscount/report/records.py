@@ -97,6 +97,7 @@ class CountRecord:
     promoted: dict[str, Any] = field(default_factory=dict)  # the details of PROMOTED present
     details: dict[str, Any] = field(default_factory=dict)
     extractor: str | None = None  # the extractor the count assumes (None: joint and jrs modes)
+    predicts: dict[str, int] = field(default_factory=dict)  # classes of the networks beyond the data's
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of `--json` (stable keys; epsilon, delta and seed only for estimates, the
@@ -107,6 +108,7 @@ class CountRecord:
                 "task",
                 "mode",
                 "extractor",
+                "predicts",
                 "count",
                 "count_digits",
                 "count_expression",
@@ -155,6 +157,7 @@ def count_record(task: Task, result: CountResult, mode: Mode | None = None) -> C
         task=task.name,
         mode=mode or task.mode,
         extractor=task.extractor_name(mode or task.mode),
+        predicts={name: len(classes) for name, classes in task.predicted_classes().items()},
         count=result.count if writable else None,
         count_digits=digits(result.count),
         count_expression=result.details.get("expression"),

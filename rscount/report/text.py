@@ -99,6 +99,10 @@ def human_summary(record: CountRecord, verbose: bool = False) -> str:
         f"task {task} ({counted_as(record.mode, record.extractor)}): {record.concepts} concepts, support "
         f"{record.support_size} concept vectors ({record.supervised} concept-supervised)"
     )
+    if record.predicts:
+        about += "; predicted classes, beyond the ground truth's values: " + ", ".join(
+            f"{name} {n}" for name, n in record.predicts.items()
+        )
     if record.variables is not None:
         about += (
             f"; CNF {record.variables} variables, {record.clauses} clauses, "

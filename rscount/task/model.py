@@ -11,86 +11,21 @@ import dataclasses
 import keyword
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
-from enum import StrEnum
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any
 
 from ..errors import TaskError, quote, short
 from ..limits import VALUES
 from .constraints import Constraints
 from .expressions import OPS, Expr, free_names, interned, normalise, parse
+from .functions import LabelFunction, tabulated
+from .modes import Extractor as Extractor  # re-exported: the model names its modes
+from .modes import Mode as Mode
 from .support import Support
 from .tables import table_rows
 from .vectorized import Array, TooLarge, evaluate_shared, on_all_vectors, strides, tabulate, value_array
 
 Value = int | str  # a concept value (Booleans are 0/1)
-
-Named = TypeVar("Named", bound=StrEnum)
-
-
-def _member(kind: type[Named], name: Any, where: str) -> Named:
-    """The member of `kind` called `name`; a TaskError naming `where` and the choices otherwise."""
-    try:
-        return kind(name)
-    except ValueError:
-        raise TaskError(where, f"{quote(name)} is not one of {', '.join(kind)}") from None
-
-
-class Mode(StrEnum):
-    """What counts as a concept map (see docs/closed-forms.md)."""
-
-    DISENTANGLED = "disentangled"  # maps (pi, f), as rsbench's countrss
-    JOINT = "joint"  # any map D -> D (eq. 7 of the rsbench paper)
-    OBJECTS = "objects"  # object and attribute permutations, value maps shared by all objects
-    JRS = "jrs"  # pairs (concept map, learned inference layer): joint reasoning shortcuts
-
-    @classmethod
-    def parse(cls, name: Any, where: str = "mode") -> Mode:
-        """The mode called `name`; a TaskError naming `where` otherwise."""
-        return _member(cls, name, where)
-
-
-class Extractor(StrEnum):
-    """How the concept extractor is built, which decides which concept maps it can learn (see
-    docs/closed-forms.md): whether predicted concepts may read any ground-truth concept (permuting)
-    or each its own (in place), with one network per concept or one shared by the objects."""
-
-    PERMUTING = "permuting"  # any concept may feed any predicted concept: rsbench's count
-    IN_PLACE = "in-place"  # one network per input: predicted concept i reads concept i
-    SHARED = "shared"  # one network for every object: objects and attributes may be exchanged
-    SHARED_IN_PLACE = "shared-in-place"  # one network applied to each object where it stands
-
-    @classmethod
-    def parse(cls, name: Any, where: str = "extractor") -> Extractor:
-        """The extractor called `name`; a TaskError naming `where` otherwise."""
-        return _member(cls, name, where)
-
-    @classmethod
-    def of(cls, mode: Mode | None, in_place: bool) -> Extractor | None:
-        """The extractor a count in `mode` assumes (None: the joint and jrs modes, whose maps are
-        not built from an extractor's structure)."""
-        if mode == Mode.OBJECTS:
-            return cls.SHARED_IN_PLACE if in_place else cls.SHARED
-        if mode == Mode.DISENTANGLED:
-            return cls.IN_PLACE if in_place else cls.PERMUTING
-        return None
-
-    def contradicts(self, mode: Mode | None) -> str | None:
-        """Why counting in `mode` contradicts this extractor (the other mode whose maps come from an
-        extractor), or None."""
-        if Extractor.of(mode, False) is not None and mode != self.mode:
-            return f"{self} learns the maps of the {self.mode} mode, not the {mode} mode"
-        return None
-
-    @property
-    def mode(self) -> Mode:
-        """The counting mode whose maps this extractor learns."""
-        return Mode.OBJECTS if self in (Extractor.SHARED, Extractor.SHARED_IN_PLACE) else Mode.DISENTANGLED
-
-    @property
-    def in_place(self) -> bool:
-        """Whether each predicted concept (object) reads the ground-truth one where it stands."""
-        return self in (Extractor.IN_PLACE, Extractor.SHARED_IN_PLACE)
 
 
 @dataclass(frozen=True)
@@ -177,8 +112,11 @@ class Task:
     `mode` is the counting mode the task asks for (objects for a task with `objects`, else
     disentangled, unless given); `in_place` says that its extractor reads each concept (in the
     objects mode each object) where it stands, so the concept (object) permutation is the identity
-    (Extractor). `expect` holds expectations on its count (`expect:`), and
-    `constraints` the constraints its labels were completed from, if it was given that way.
+    (Extractor). The support's domains are the concepts' ground-truth values: each concept's
+    first values, fewer when its network predicts classes the data never shows (`predicts:`, so
+    value maps send ground-truth values to predicted ones). `expect` holds expectations on its
+    count (`expect:`), and `constraints` the constraints its labels were completed from, if it was
+    given that way.
     """
 
     name: str
@@ -212,8 +150,10 @@ class Task:
             unknown = free_names(expr) - set(names)
             if unknown:
                 raise TaskError(f"labels.{label}", f"unknown concept {quote(sorted(unknown)[0])}")
-        if self.support.domains != [c.values for c in self.concepts]:
-            raise TaskError("support", "its domains are not the concepts' domains")
+        if len(self.support.domains) != len(self.concepts) or any(
+            c.values[: len(d)] != d for c, d in zip(self.concepts, self.support.domains)
+        ):
+            raise TaskError("support", "its domains are not the concepts' ground-truth values")
         if (self.answers or self.evidence) and not self.support.exhaustive:
             rows = self.support.rows
             for row, labels in zip(rows, self.labels_of(rows)):
@@ -256,8 +196,27 @@ class Task:
 
     @property
     def domains(self) -> list[tuple[Value, ...]]:
-        """Concept domains in order."""
+        """Concept domains in order: the values the extractor predicts, which the knowledge reads."""
         return [c.values for c in self.concepts]
+
+    @property
+    def ground_truths(self) -> list[tuple[Value, ...]]:
+        """Per concept, the values its ground truth takes (the support's domains): the concept's
+        first values, all of them unless its network predicts more classes (`predicts:`)."""
+        return self.support.domains
+
+    def predicted_classes(self) -> dict[str, tuple[Value, ...]]:
+        """Per concept (in an objects task, per attribute) whose network predicts classes its ground
+        truth never takes, those classes: all its values, the ground truth's first (`predicts:`)."""
+        owners = list(zip(self.concepts, self.ground_truths))
+        if self.objects is not None:
+            owners = [(Concept(a, c.values), t) for (a, _), (c, t) in zip(self.objects.attributes, owners)]
+        return {c.name: c.values for c, truth in owners if len(c.values) > len(truth)}
+
+    @property
+    def predicts_more(self) -> bool:
+        """Whether some concept's network predicts classes its ground truth never takes."""
+        return any(len(c.values) > len(d) for c, d in zip(self.concepts, self.ground_truths))
 
     def label_of(self, row: Sequence[Any]) -> tuple[Any, ...]:
         """The label values the knowledge gives to one concept vector."""
@@ -309,7 +268,7 @@ class Task:
         """This task with the support `rows` (None: exhaustive), each a list in concept order or a
         mapping concept -> value; the supervision is `supervised` (rows, or {row, concepts} entries
         for some concepts only), or when None the task's own on the rows the new support keeps."""
-        support = Support(self.names, self.domains, None if rows is None else list(rows))
+        support = Support(self.names, self.ground_truths, None if rows is None else list(rows))
         if supervised is None:
             members = None if support.exhaustive else set(support.rows)
             supervised = [
@@ -317,29 +276,35 @@ class Task:
                 for entry in self.support.supervision()
                 if members is None or tuple(entry["row"] if isinstance(entry, dict) else entry) in members
             ]
-        support = Support(self.names, self.domains, support.given_rows(), list(supervised))
+        support = Support(self.names, self.ground_truths, support.given_rows(), list(supervised))
         return dataclasses.replace(self, support=support)
 
     def with_annotations(self, data: Any, indices: bool = False) -> Task:
         """This task with the support a training pipeline's annotations give: a numpy array (examples
         x concepts, concept order) or a pandas DataFrame (a column per concept), of values, or of
         value positions with `indices`; values outside a domain are named with their row."""
-        return self.with_support(table_rows(data, self.names, self.domains, indices))
+        return self.with_support(table_rows(data, self.names, self.ground_truths, indices))
 
     def with_supervision(self, rows: Iterable[Any]) -> Task:
         """This task with exactly `rows` concept-supervised (rows of its support, or {row, concepts}
         entries supervising some concepts of a row)."""
-        support = Support(self.names, self.domains, self.support.given_rows(), list(rows), "support")
+        support = Support(self.names, self.ground_truths, self.support.given_rows(), list(rows), "support")
         return dataclasses.replace(self, support=support)
 
-    def with_labels(self, labels: Mapping[str, Expr | str]) -> Task:
+    def with_labels(self, labels: Mapping[str, Expr | str | LabelFunction]) -> Task:
         """This task with the labels `labels` added (or replacing those of the same name); a label
-        may be an expression or its text in the task-file syntax."""
+        may be an expression, its text in the task-file syntax, or a Python function of the
+        concepts (called by their names, tabulated on every concept vector)."""
         values = [v for c in self.concepts for v in c.values]
-        parsed = {
-            name: expr if isinstance(expr, Expr) else parse(expr, self.names, values, f"labels.{name}")
-            for name, expr in labels.items()
-        }
+
+        def read(name: str, given: Expr | str | LabelFunction) -> Expr:
+            if isinstance(given, Expr):
+                return given
+            if callable(given):
+                return tabulated(given, self.concepts, f"labels.{name}")
+            return parse(given, self.names, values, f"labels.{name}")
+
+        parsed = {name: read(name, given) for name, given in labels.items()}
         return dataclasses.replace(self, labels={**self.labels, **parsed})
 
     def renamed(self, name: str) -> Task:
@@ -366,12 +331,17 @@ class Task:
         return None if found is None else str(found)
 
     def unmapped_in(self, mode: Mode) -> str | None:
-        """Why the task's extractor has no maps in `mode` (one in place, in the joint or jrs mode,
-        whose maps permute no concepts of their own), or None."""
+        """Why the task's extractor has no maps in `mode` (one in place, or one predicting more
+        classes than the data shows, in the joint or jrs mode), or None."""
         if self.in_place and Extractor.of(mode, True) is None:
             return (
                 "an extractor in place fixes the concept permutation of the disentangled and objects "
                 f"modes; the {mode} mode's maps have none"
+            )
+        if self.predicts_more and Extractor.of(mode, False) is None:
+            return (
+                "predicted classes beyond the ground truth's values (predicts:) are counted in the "
+                f"disentangled and objects modes, whose value maps they widen; the {mode} mode's are not"
             )
         return None
 

@@ -21,16 +21,20 @@ def brute_force_maps(
     supervised: set[tuple],
     partial: dict[tuple, set[int]] | None = None,
     in_place: bool = False,
+    truths: Sequence[Sequence[Any]] | None = None,
 ) -> Iterator[tuple[tuple[int, ...], tuple[tuple, ...]]]:
     """Every map (pi, f) that preserves every support label, fixes every supervised vector and,
     on a vector of `partial`, keeps the concepts (positions) listed for it; f[i] is the tuple of
-    images of the values of concept i, in domain order. With `in_place`, pi is the identity only."""
+    images of the values of concept i, in domain order. With `in_place`, pi is the identity only.
+    `truths` are the ground-truth values of each concept when fewer than its domain (the classes
+    predicted): f[i] then gives the images of those alone."""
     partial = partial or {}
     k = len(domains)
+    sources = domains if truths is None else truths
     support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
     supervised = {tuple(c) for c in supervised}
     # Positions of the support values, so a value map is a tuple of images indexed by position.
-    positions = [[domains[i].index(c[i]) for i in range(k)] for c in support]
+    positions = [[list(sources[i]).index(c[i]) for i in range(k)] for c in support]
     labels: dict[tuple, Any] = {}
 
     def label(c: tuple) -> Any:
@@ -40,7 +44,7 @@ def brute_force_maps(
 
     wanted = [label(c) for c in support]
     for pi in [tuple(range(k))] if in_place else permutations(range(k)):
-        all_maps = [product(domains[pi[i]], repeat=len(domains[i])) for i in range(k)]
+        all_maps = [product(domains[pi[i]], repeat=len(sources[i])) for i in range(k)]
         for f in product(*(list(m) for m in all_maps)):
             for c, pos, y in zip(support, positions, wanted):
                 pred = [None] * k
@@ -106,25 +110,28 @@ def brute_force_object_maps(
     supervised: set[tuple],
     partial: dict[tuple, set[int]] | None = None,
     in_place: bool = False,
+    truths: Sequence[Sequence[Any]] | None = None,
 ) -> Iterator[tuple[tuple[int, ...], tuple[tuple, ...]]]:
     """Every map (rho, V, f) of the objects count that keeps every support label and supervised
     vector: rho a bijection of objects, V of attributes, f_a a map from the values of attribute a to
     those of V(a), shared by all objects; yielded as brute_force_maps does, per concept (concept
     vectors are object-major: attribute a of object o at position o * len(attributes) + a); the
     concepts `partial` lists for a vector must keep their values there. With `in_place`, rho is
-    the identity only (one extractor applied to each object where it stands)."""
+    the identity only (one extractor applied to each object where it stands). `truths`, per
+    attribute, as brute_force_maps takes them."""
     partial = partial or {}
     m = len(attributes)
+    sources = attributes if truths is None else truths
     support = [tuple(c) for c in dict.fromkeys(map(tuple, support))]
     for rho in [tuple(range(objects))] if in_place else permutations(range(objects)):
         for v in permutations(range(m)):
-            maps = [list(product(attributes[v[a]], repeat=len(attributes[a]))) for a in range(m)]
+            maps = [list(product(attributes[v[a]], repeat=len(sources[a]))) for a in range(m)]
             for f in product(*maps):
                 for c in support:
                     pred = [None] * len(c)
                     for o in range(objects):
                         for a in range(m):
-                            pred[rho[o] * m + v[a]] = f[a][attributes[a].index(c[o * m + a])]
+                            pred[rho[o] * m + v[a]] = f[a][list(sources[a]).index(c[o * m + a])]
                     pred = tuple(pred)
                     if label_fn(pred) != label_fn(c) or (c in supervised and pred != c):
                         break

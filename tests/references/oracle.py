@@ -31,7 +31,8 @@ class Problem:
     function (a tuple of label values per concept vector), the support, the supervised rows, the
     partly supervised ones (row -> concept positions kept there) and, for an objects task, the
     number of objects (concepts are then object-major, `len(domains) // objects` attributes each);
-    `in_place`: the concepts (objects) are not permuted, as an extractor in place learns them."""
+    `in_place`: the concepts (objects) are not permuted, as an extractor in place learns them;
+    `truths`: per concept, its ground-truth values when fewer than the classes predicted (its domain)."""
 
     names: tuple[str, ...]
     domains: tuple[tuple[Any, ...], ...]
@@ -41,6 +42,12 @@ class Problem:
     partial: dict[Row, frozenset[int]] = field(default_factory=dict)
     objects: int | None = None
     in_place: bool = False
+    truths: tuple[tuple[Any, ...], ...] | None = None
+
+    @property
+    def sources(self) -> tuple[tuple[Any, ...], ...]:
+        """Per concept, the values its ground truth takes (the sources of its value map)."""
+        return self.domains if self.truths is None else self.truths
 
     def after(self, add: Sequence[Row] = (), supervise: Sequence[Row] = (), annotate: Sequence[str] = (),
               annotate_one: Sequence[tuple[Row, str]] = ()) -> Problem:  # fmt: skip
@@ -62,6 +69,7 @@ class Problem:
             {row: frozenset(on) for row, on in partial.items()},
             self.objects,
             self.in_place,
+            self.truths,
         )
 
     @cached_property
@@ -81,14 +89,15 @@ class Truth:
         p = problem
         partial = {row: set(on) for row, on in p.partial.items()}
         if p.objects is None:
-            found = brute_force_maps(p.domains, p.label, p.support, set(p.supervised), partial, p.in_place)
+            found = brute_force_maps(p.domains, p.label, p.support, set(p.supervised), partial, p.in_place,
+                                     p.truths)  # fmt: skip
         else:
             m = len(p.names) // p.objects
             found = brute_force_object_maps(p.objects, p.domains[:m], p.label, p.support, set(p.supervised),
-                                            partial, p.in_place)  # fmt: skip
+                                            partial, p.in_place, p.sources[:m])  # fmt: skip
         self.maps: list[Map] = list(found)
         self.count = len(self.maps)
-        self.identity: Map = (tuple(range(len(p.names))), tuple(tuple(d) for d in p.domains))
+        self.identity: Map = (tuple(range(len(p.names))), tuple(tuple(d) for d in p.sources))
 
     # -- one map ------------------------------------------------------------------------------
 
@@ -97,13 +106,13 @@ class Truth:
         pi, f = m
         out: list[Any] = [None] * len(row)
         for i, value in enumerate(row):
-            out[pi[i]] = f[i][self.problem.domains[i].index(value)]
+            out[pi[i]] = f[i][self.problem.sources[i].index(value)]
         return tuple(out)
 
     def keeps(self, m: Map, j: int) -> bool:
         """Predicted concept j reads ground-truth j with every value unchanged."""
         pi, f = m
-        return pi[j] == j and f[j] == tuple(self.problem.domains[j])
+        return pi[j] == j and f[j] == tuple(self.problem.sources[j])
 
     def involves(self, m: Map) -> list[str]:
         """The predicted concepts m changes, and the ground-truth concepts they read, in order."""
@@ -118,7 +127,7 @@ class Truth:
         """(predicted concepts that lose their meaning, ground-truth values predicted otherwise:
         every value of a concept that feeds another), explain's order of simplicity."""
         pi, f = m
-        domains = self.problem.domains
+        domains = self.problem.sources
         lost = sum(not self.keeps(m, j) for j in range(len(pi)))
         moved = sum(pi[i] != i or f[i][n] != v for i in range(len(pi)) for n, v in enumerate(domains[i]))
         return lost, moved
@@ -131,7 +140,7 @@ class Truth:
         shown: dict[int, set[Any]] = {}
         for i, a in enumerate(p.attributes):
             shown.setdefault(a, set()).update(row[i] for row in p.support)
-        found = {name: [v for v in p.domains[i] if v not in shown[p.attributes[i]]] for i, name in
+        found = {name: [v for v in p.sources[i] if v not in shown[p.attributes[i]]] for i, name in
                  enumerate(p.names)}  # fmt: skip
         return {name: values for name, values in found.items() if values}
 
@@ -139,7 +148,7 @@ class Truth:
         """Per concept some optimal map does not keep: the other concepts it may read (in concept
         order), whether its values may move while it reads its own, and its values some optimal map
         predicts as another value (compared as values, whichever concept it feeds), in domain order."""
-        names, domains = self.problem.names, self.problem.domains
+        names, domains = self.problem.names, self.problem.sources
         found = {}
         for j, name in enumerate(names):
             if all(self.keeps(m, j) for m in self.maps):
@@ -166,7 +175,7 @@ class Truth:
     def map_of_entries(self, entries: Sequence[dict[str, Any]]) -> Map:
         """A map as explain's JSON describes it: per predicted concept, the concept it reads and the
         image of each of that concept's values."""
-        names, domains = self.problem.names, self.problem.domains
+        names, domains = self.problem.names, self.problem.sources
         pi: list[int] = [-1] * len(names)
         f: list[tuple[Any, ...]] = [()] * len(names)
         for entry in entries:
@@ -194,7 +203,7 @@ class Truth:
         value written w (of whichever concept it feeds)."""
         p = self.problem
         return {
-            name: {str(v): Counter(str(m[1][i][u]) for m in self.maps) for u, v in enumerate(p.domains[i])}
+            name: {str(v): Counter(str(m[1][i][u]) for m in self.maps) for u, v in enumerate(p.sources[i])}
             for i, name in enumerate(p.names)
         }
 
@@ -297,7 +306,7 @@ def steps_of(problem: Problem, kinds: Sequence[str]) -> list[tuple[str, Any]]:
     """Every step a plan may take: add a missing vector, supervise a vector (present or added),
     annotate a concept everywhere, annotate a concept on one vector (present or added)."""
     p = problem
-    every = list(product(*p.domains))
+    every = list(product(*p.sources))  # ground-truth vectors
     missing = [r for r in every if r not in p.support]
     moves: list[tuple[str, Any]] = [("add", r) for r in missing]
     moves += [("supervise", r) for r in every if r not in p.supervised]

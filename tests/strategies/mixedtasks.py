@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from hypothesis import assume
 from hypothesis import strategies as st
 from references.oracle import Problem
 
@@ -235,3 +236,34 @@ def _task(draw, concepts: list[Concept], attributes: dict | None, max_rows: int)
         None if attributes is None else 2,
     )
     return Drawn(data, problem)
+
+
+@st.composite
+def predicting_tasks(draw, tasks: st.SearchStrategy[Drawn] | None = None) -> Drawn:
+    """A task of `tasks` (default: small plain or objects tasks, at times in place) whose networks
+    predict one class more than the ground truth takes for some integer or word concepts
+    (attributes): `predicts:`, the value maps sending ground-truth values to the wider domain."""
+    if tasks is None:
+        small = st.one_of(plain_tasks(max_space=12, max_rows=10), object_tasks(max_rows=8))
+        tasks = st.one_of(small, in_place_tasks(small))
+    drawn = draw(tasks)
+    p = drawn.problem
+    m = len(p.names) if p.objects is None else len(p.names) // p.objects
+    owners = list(zip([n.rsplit("_", 1)[0] if p.objects else n for n in p.names[:m]], p.domains[:m]))
+    widened: dict[str, list[Any]] = {}
+    for name, values in owners:
+        if set(values) == {0, 1} or not draw(st.booleans()):
+            continue  # a Boolean stays two-valued: its expressions use it as a truth value
+        pool = WORDS if isinstance(values[0], str) else list(range(-4, 8))
+        widened[name] = [*values, draw(st.sampled_from([v for v in pool if v not in values]))]
+    if not widened:
+        name, values = next(((n, v) for n, v in owners if set(v) != {0, 1}), (None, None))
+        assume(name is not None and values is not None)  # Booleans only: no class to add
+        pool = WORDS if isinstance(values[0], str) else list(range(-4, 8))
+        widened[name] = [*values, next(v for v in pool if v not in values)]
+    domains = tuple(
+        tuple(widened.get(p.names[i].rsplit("_", 1)[0] if p.objects else p.names[i], d))
+        for i, d in enumerate(p.domains)  # fmt: skip
+    )
+    problem = dataclasses.replace(p, domains=domains, truths=p.domains)
+    return Drawn({**drawn.data, "predicts": widened}, problem)

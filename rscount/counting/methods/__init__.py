@@ -38,11 +38,16 @@ IN_PLACE = frozenset(
     {Method.ENUMERATE, Method.SDD, Method.DECOMPOSE, Method.DECOMPOSE_APPROX, Method.APPROXMC}
     | {Method.SEARCH, Method.GANAK}
 )
+# The methods that count value maps from a concept's ground-truth values into more predicted
+# classes (`predicts:`): the CNF's, which fix the images of the classes the data never shows, and
+# the class walk's, which leaves them out of its free values.
+WIDENED = IN_PLACE
 
 
 class ExtractorGuard:
     """A backend that declines the tasks whose extractor it does not count: an extractor in place
-    is counted only by the IN_PLACE methods, and only in the disentangled and objects modes."""
+    only by the IN_PLACE methods, one predicting more classes than the data shows only by the
+    WIDENED ones, and either only in the disentangled and objects modes."""
 
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
@@ -51,13 +56,17 @@ class ExtractorGuard:
     def count(
         self, problem: CountProblem, settings: CountSettings, progress: Progress | None, budget: Budget
     ) -> CountResult:
-        """The backend's count, or Unsuited for an extractor in place it does not count."""
-        if problem.task.in_place:
-            unmapped = problem.task.unmapped_in(problem.mode)
-            if unmapped:
-                raise Unsuited(unmapped)
-            if self.method not in IN_PLACE:
-                raise Unsuited(f"{self.method} does not count the maps of an extractor in place")
+        """The backend's count, or Unsuited for an extractor it does not count."""
+        task = problem.task
+        unmapped = task.unmapped_in(problem.mode)
+        if unmapped:
+            raise Unsuited(unmapped)
+        if task.in_place and self.method not in IN_PLACE:
+            raise Unsuited(f"{self.method} does not count the maps of an extractor in place")
+        if task.predicts_more and self.method not in WIDENED:
+            raise Unsuited(
+                f"{self.method} does not count predicted classes beyond the ground truth (predicts:)"
+            )
         return self.backend.count(problem, settings, progress, budget)
 
 

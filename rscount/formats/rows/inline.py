@@ -33,7 +33,7 @@ def rows_from(spec: str, task: Task, where: str = "test") -> list[Row]:
     if not isinstance(data, list) or not data:
         shown = quote(spec)
         raise TaskError(where, f"{shown} is neither a file nor a non-empty list of rows")
-    rows = [parse_row(row, task.names, task.domains, f"{source}[{n}]") for n, row in enumerate(data)]
+    rows = [parse_row(row, task.names, task.ground_truths, f"{source}[{n}]") for n, row in enumerate(data)]
     return list(dict.fromkeys(rows))
 
 

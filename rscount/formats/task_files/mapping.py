@@ -17,6 +17,7 @@ from ...limits import CONCEPTS
 from ...task.constraints import Constraints
 from ...task.expressions import Expr, parse
 from ...task.families import cnf_expr
+from ...task.functions import tabulated
 from ...task.model import Concept, Mode, Objects, Task, make_concept
 from .. import dimacs
 from .assembly import Knowledge, assemble
@@ -33,6 +34,7 @@ TOP_LEVEL_KEYS = {
     "completion",
     "mode",
     "extractor",
+    "predicts",
     "support",
     "concept_supervision",
     "expect",
@@ -44,6 +46,8 @@ TOP_LEVEL_KEYS = {
 def _label(name: str, spec: Any, concepts: Sequence[Concept], base: Path) -> Expr:
     where = f"labels.{name}"
     names = [c.name for c in concepts]
+    if callable(spec):  # a Python function, from the API's task_from_dict: YAML makes none
+        return tabulated(spec, concepts, where)
     if isinstance(spec, dict):
         if set(spec) != {"dimacs"}:
             raise TaskError(where, "expected an expression or {dimacs: FILE.cnf}")
@@ -68,6 +72,10 @@ def read_mapping(data: Any, default_name: str, base: Path = Path("."), mode: Mod
     if unknown:
         raise TaskError("", f"unknown field {quote(unknown[0])} (known: {', '.join(sorted(TOP_LEVEL_KEYS))})")
     if "program" in data:
+        if "predicts" in data:
+            raise TaskError(
+                "predicts", "a program's classes are its own (its nn declarations): write them there"
+            )
         return program_task(data, default_name, base, mode)
     if "query" in data:
         raise TaskError("query", "only used with program: (a ProbLog or DeepProbLog file)")
@@ -80,11 +88,17 @@ def read_mapping(data: Any, default_name: str, base: Path = Path("."), mode: Mod
     if objects is None and str(data.get("mode")) == "objects":
         raise TaskError("mode", "the objects mode needs an objects: section (objects with attributes)")
     CONCEPTS.check(len(data["concepts"]) if objects is None else objects.count * len(objects.attributes), "")
+    support_objects = objects  # the data's objects: annotation files are read over their values
     if objects is None:
-        concepts = tuple(make_concept(n, v) for n, v in data["concepts"].items())
+        truths = tuple(make_concept(n, v) for n, v in data["concepts"].items())
+        classes = _predicts(data.get("predicts"), [(c.name, c.values) for c in truths])
+        concepts = tuple(Concept(c.name, classes.get(c.name, c.values)) for c in truths)
     else:
+        truths = objects.concepts()
+        classes = _predicts(data.get("predicts"), objects.attributes)
+        objects = Objects(objects.count, tuple((n, classes.get(n, v)) for n, v in objects.attributes))
         concepts = objects.concepts()
-    support, files = read_support(data, concepts, [str(n) for n in data["labels"]], base, objects)
+    support, files = read_support(data, truths, [str(n) for n in data["labels"]], base, support_objects)
     constraints = None
     if "knowledge" in data:
         constraints = _constraints(data, concepts)
@@ -94,6 +108,31 @@ def read_mapping(data: Any, default_name: str, base: Path = Path("."), mode: Mod
     else:
         labels = {str(n): _label(str(n), spec, concepts, base) for n, spec in data["labels"].items()}
     return assemble(data, default_name, Knowledge(concepts, labels, objects, constraints, ()), support, files)
+
+
+def _predicts(spec: Any, owners: Sequence[tuple[str, tuple[Any, ...]]]) -> dict[str, tuple[Any, ...]]:
+    """`predicts:` {concept or attribute: [classes]}, the classes its network predicts (every
+    ground-truth value among them), as the widened values: the ground truth's, then the others."""
+    if spec is None:
+        return {}
+    if not isinstance(spec, dict):
+        raise TaskError(
+            "predicts", "expected a mapping concept (or attribute) -> the classes its network predicts"
+        )
+    known = dict(owners)
+    widened = {}
+    for name, values in spec.items():
+        if name not in known:
+            raise TaskError("predicts", f"unknown concept or attribute {quote(name)}")
+        classes = make_concept(name, values, "predicts").values
+        missing = [v for v in known[name] if v not in classes]
+        if missing:
+            raise TaskError(
+                f"predicts.{name}",
+                f"leaves out the ground-truth value {quote(missing[0])}: the network predicts every value",
+            )
+        widened[name] = known[name] + tuple(v for v in classes if v not in known[name])
+    return widened
 
 
 def _constraints(data: Mapping[str, Any], concepts: Sequence[Concept]) -> Constraints:

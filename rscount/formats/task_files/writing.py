@@ -10,6 +10,7 @@ import yaml
 
 from ...errors import TaskError
 from ...sinks import yaml_comment
+from ...task.functions import is_table
 from ...task.model import Task
 
 
@@ -24,14 +25,24 @@ def task_data(task: Task) -> dict[str, Any]:
             "its own task file, which it cannot do for this change (a label added, or rows in another "
             "order than the file's)",
         )
+    tables = [name for name, expr in task.labels.items() if is_table(expr)]
+    if tables:
+        raise TaskError(
+            f"labels.{tables[0]}",
+            "a table (a Python function's, tabulated): no task-file expression writes it; "
+            "give the label as an expression to write the task",
+        )
     data: dict[str, Any] = {"name": task.name}
     if task.description:
         data["description"] = task.description
-    if task.objects:
-        attributes = {name: list(values) for name, values in task.objects.attributes}
+    if task.objects:  # the first object's ground truths are the attributes'
+        named = zip(task.objects.attributes, task.ground_truths)
+        attributes = {name: list(truth) for (name, _), truth in named}
         data["objects"] = {"count": task.objects.count, "attributes": attributes}
     else:
-        data["concepts"] = {c.name: list(c.values) for c in task.concepts}
+        data["concepts"] = {c.name: list(truth) for c, truth in zip(task.concepts, task.ground_truths)}
+    if task.predicts_more:
+        data["predicts"] = {name: list(classes) for name, classes in task.predicted_classes().items()}
     data["labels"] = {name: str(expr) for name, expr in task.labels.items()}
     data["mode"] = str(task.mode)
     if task.in_place:
