@@ -184,7 +184,7 @@ def test_random_propositional_programs_label_every_vector_as_problog_does(tmp_pa
         ("0.5::a.\nq :- a, (b ; \\+ shell(ls)).\nb.\n", r"'shell/1' is neither defined"),
         ("q :- a(.\n", r"knowledge.pl"),
         ("nn(net, [X], Y) :: digit(X, Y).\nq :- digit(a, 1).\n", r"knowledge.pl:1: nn/3 declares a tensor"),
-        ("digit(Y) --> [X], {d(X, Y)}.\nq :- digit(1).\n", r"knowledge.pl:1: grammar rules \(-->"),
+        ("s --> [a], !.\nq :- s([a], []).\n", r"knowledge.pl:1: grammar rule: a cut"),
     ],
 )
 def test_hostile_or_broken_programs_are_refused_in_one_line(tmp_path, cli, program, message):

@@ -12,7 +12,8 @@ label named after it; a query with variables (`addition(a, b, Z)`) gives one lab
 whose values are the answers grounding finds (`no answer` where none holds; a set of answers where
 several can hold at once: rscount.knowledge.answers decides). `evidence/2` is a label `evidence`,
 1 where every evidence atom has its value: training rows must have it, so maps keep it.
-Probabilities play no part in a count, except whether a disjunction's sum to 1.
+Probabilities play no part in a count, except whether a disjunction's sum to 1. Grammar rules
+(`-->`, DeepStochLog's) are read as the clauses they stand for (rscount.formats.programs.grammar).
 
 Programs are data (rscount.formats.programs.problog_clauses): clauses no query reaches are left out unjudged;
 reached goals are checked against the program's own predicates and the allowed built-ins before
@@ -39,6 +40,7 @@ from ...task.expressions import Expr, call, const, var
 from ...task.model import NO_ANSWER, Concept, QueryAnswers
 from . import terms
 from .connectives import conjunction, disjunction
+from .grammar import ARROW, Grammar, braces_as_calls, is_rule
 from .problog_clauses import Disjunction, Reader, parse_queries
 from .program import Program, Reads, error_line, safe_name
 
@@ -58,22 +60,18 @@ def read_problog(path: Path, text: str, query: Any) -> Program:
 
 
 def _read(path: Path, text: str, query: Any) -> Program:
-    source = PrologString(text, source_root=str(path.parent))
+    written = braces_as_calls(text) if ARROW in text else text  # grammar rules' {Goal}
+    source = PrologString(written, source_root=str(path.parent))
     try:
         clauses = list(source)
     except ProbLogError as exc:
-        grammar = next(
-            (n for n, line in enumerate(text.splitlines(), 1) if "-->" in line.split("%")[0]), None
-        )
-        if grammar is not None:  # problog's own message would be about a `{` further on
-            raise FormatError(
-                str(path),
-                "grammar rules (-->, as DeepStochLog writes them) are not read; "
-                "write them as ProbLog clauses",
-                grammar,
-            ) from None
         raise FormatError(str(path), short(str(exc)), error_line(exc)) from None
     reader = Reader(path, source)
+    notes: list[str] = []
+    if any(is_rule(c) for c in clauses):
+        grammar = Grammar(str(path), clauses, reader.line)
+        clauses = grammar.translated()
+        notes = grammar.notes
     program, queries = reader.read(clauses, parse_queries(query) if query is not None else None)
     evidence = [(e.atom, e.value) for e in reader.evidence]
     try:
@@ -86,6 +84,7 @@ def _read(path: Path, text: str, query: Any) -> Program:
             str(path), f"grounding failed: {short(str(exc) or 'too deep')}", error_line(exc)
         ) from None
     translated = _Translation(dag, reader, database).program(queries)
+    translated = dataclasses.replace(translated, notes=(*notes, *translated.notes))
     if reader.left_out:
         left = ", ".join(reader.left_out)
         translated = dataclasses.replace(

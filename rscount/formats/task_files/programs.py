@@ -9,26 +9,35 @@ from typing import Any
 
 from ...errors import FormatError, TaskError
 from ...limits import CONCEPTS
-from ...task.model import Concept, Mode, Task
+from ...task.model import Concept, Mode, Task, make_concept
 from ...task.support import Support
 from ..inputs import read_text
 from ..programs import read_program
+from ..programs.knowledge_base import knowledge_base_labels
 from ..programs.objects import program_objects
 from .assembly import Knowledge, assemble, written_mode
 from .supports import read_support
 
 
 def program_task(data: Mapping[str, Any], default_name: str, base: Path, mode: Mode | None) -> Task:
-    """A task whose concepts and labels come from a ProbLog / DeepProbLog program (`program:`); in the
+    """A task whose concepts and labels come from a ProbLog / DeepProbLog program (`program:`), or
+    whose labels come from a deterministic knowledge base (`program:` with `concepts:`); in the
     objects mode (`mode: objects`, or `mode` from a command line), its neural predicates are the
     attributes of its inputs (rscount.formats.programs.objects), and a support written in the program's
     own concept order is reordered."""
-    clash = sorted({"concepts", "objects", "labels", "knowledge", "completion"} & set(data))
+    clash = sorted({"objects", "labels", "knowledge", "completion"} & set(data))
     if clash:
         raise TaskError(clash[0], "not used with program: (the program gives the concepts and labels)")
     path = base / str(data["program"])
     try:
-        program = read_program(path, read_text(path), data.get("query"))
+        if "concepts" in data:  # a deterministic knowledge base whose query names the concepts
+            if not isinstance(data["concepts"], dict) or not data["concepts"]:
+                raise TaskError("concepts", "expected a non-empty mapping")
+            CONCEPTS.check(len(data["concepts"]), "concepts")
+            declared = [make_concept(n, v) for n, v in data["concepts"].items()]
+            program = knowledge_base_labels(path, read_text(path), data.get("query"), declared)
+        else:
+            program = read_program(path, read_text(path), data.get("query"))
     except FormatError as exc:
         raise TaskError.from_file("program", exc, str(data["program"])) from None
     CONCEPTS.check(len(program.concepts), "program")
