@@ -27,6 +27,7 @@ from ..task.model import Mode
 from .bounds import upper_bounds
 from .budget import UNBOUNDED, Budget, Declined
 from .methods import backend_for
+from .methods.linear import affine_labels
 from .methods.source_sets import RESIDUAL_CONCEPTS
 from .problem import CountProblem
 from .processes.alarm import within_seconds
@@ -85,6 +86,10 @@ WIDE_DOMAINS = Condition(
     "a concept has more than two values",
     lambda problem: max(len(c.values) for c in problem.task.concepts) > 2,
 )
+AFFINE = Condition(
+    "every label is an affine form of integer concepts",
+    lambda problem: affine_labels(problem.task) is not None,
+)
 WIDE_GROUP = Condition(
     f"a label group reads more than {RESIDUAL_CONCEPTS} concepts (listed by SAT there)",
     lambda problem: max(len(concepts) for _, concepts in label_groups(problem.task)) > RESIDUAL_CONCEPTS,
@@ -111,6 +116,7 @@ SETS = Budget(max_states=SOURCE_SET_STATES, max_models=SOURCE_SET_MODELS)
 TUPLES = Budget(max_classes=SOURCE_TUPLES_MAX, max_models=TUPLE_MODELS)
 DECOMPOSE = Step("race", ALWAYS, Method.DECOMPOSE, UNBOUNDED, "first in the race: permutation classes summed")
 SEARCH = Step("race", ALWAYS, Method.SEARCH, UNBOUNDED, "first in the race: depth-first search")
+LINEAR = Step("race", AFFINE, Method.LINEAR, UNBOUNDED, "first in the race: affine labels, a linear system")
 HEAD = Step(
     "head", ALWAYS, Method.SEARCH, Budget(max_nodes=HEAD_NODES, max_classes=HEAD_CLASSES),
     "depth-first search within its head start in this process (at most {max_nodes} nodes)",
@@ -125,6 +131,7 @@ AUTO: dict[Mode, tuple[Step, ...]] = {
     Mode.DISENTANGLED: (
         CLOSED,
         HEAD,
+        LINEAR,
         Step(
             "race", WIDE_DOMAINS, Method.SOURCE_TUPLES, TUPLES, "first in the race: summed over source tuples"
         ),
@@ -134,7 +141,7 @@ AUTO: dict[Mode, tuple[Step, ...]] = {
         Step("race", ALWAYS, Method.SOURCE_SETS, SETS, "first in the race: summed over source sets"),
         APPROXMC,
     ),
-    Mode.OBJECTS: (CLOSED, HEAD, DECOMPOSE, SEARCH, APPROXMC),
+    Mode.OBJECTS: (CLOSED, HEAD, LINEAR, DECOMPOSE, SEARCH, APPROXMC),
     Mode.JOINT: (
         CLOSED,
         ENUMERATE,

@@ -34,6 +34,7 @@ class Method(StrEnum):
     SEARCH = "search"
     APPROXMC = "approxmc"
     GANAK = "ganak"  # GANAK on the whole CNF (installed apart: `rscount install-ganak`)
+    LINEAR = "linear"  # affine labels: a linear system per concept permutation
 
     @classmethod
     def parse(cls, name: Any) -> Method:

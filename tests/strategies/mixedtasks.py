@@ -206,10 +206,39 @@ def in_place_tasks(draw, tasks: st.SearchStrategy[Drawn] | None = None) -> Drawn
     return Drawn({**drawn.data, "extractor": extractor}, dataclasses.replace(drawn.problem, in_place=True))
 
 
+def affine(concepts: list[Concept]) -> st.SearchStrategy[str]:
+    """An affine integer form of the concepts: a constant plus small multiples of some of them."""
+    k = len(concepts)
+    return st.builds(
+        lambda c, ws: " + ".join([f"({c})"] + [f"({w}) * {x.name}" for x, w in zip(concepts, ws) if w]),
+        st.integers(-3, 3),
+        st.lists(st.integers(-3, 3), min_size=k, max_size=k),
+    )
+
+
 @st.composite
-def _task(draw, concepts: list[Concept], attributes: dict | None, max_rows: int) -> Drawn:
+def affine_tasks(draw, max_rows: int = 12) -> Drawn:
+    """2-3 integer concepts (offset, negative, Booleans) or 2 objects of 1-2 integer attributes, in
+    domains of 2 and 3 values, labelled by affine forms (a linear system per permutation)."""
+    kinds = st.sampled_from([INT, INT, BOOL])
+    if draw(st.booleans()):
+        k = draw(st.integers(2, 3))
+        chosen = draw(st.lists(kinds, min_size=k, max_size=k))
+        sizes = [2 if kind == BOOL else draw(st.sampled_from([2, 3])) for kind in chosen]
+        concepts = [Concept(n, kind, draw(domain(kind, s))) for n, kind, s in zip("abc", chosen, sizes)]
+        return draw(_task(concepts, None, max_rows, affine))
+    m = draw(st.integers(1, 2))
+    attributes = [(name, kind, draw(domain(kind, draw(st.sampled_from([2, 3]))))) for name, kind in
+                  zip(("colour", "size"), draw(st.lists(kinds, min_size=m, max_size=m)))]  # fmt: skip
+    concepts = [Concept(f"{a}_{o}", kind, values) for o in (1, 2) for a, kind, values in attributes]
+    return draw(_task(concepts, {a: list(values) for a, _, values in attributes}, max_rows, affine))
+
+
+@st.composite
+def _task(draw, concepts: list[Concept], attributes: dict | None, max_rows: int, labelling=None) -> Drawn:
     names = [c.name for c in concepts]
-    labels = {f"y{n}": draw(label(concepts)) for n in range(draw(st.integers(1, 2)))}
+    labelling = labelling or label
+    labels = {f"y{n}": draw(labelling(concepts)) for n in range(draw(st.integers(1, 2)))}
     words = {v for c in concepts for v in c.values if isinstance(v, str)} | set(WORDS)
     label_of = labeller(names, labels, words)
     rows = list(product(*(c.values for c in concepts)))

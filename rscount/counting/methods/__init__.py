@@ -25,6 +25,7 @@ from .decompose_approx.backend import DecomposeApproxBackend
 from .enumerate.backend import EnumerateBackend
 from .ganak.backend import GanakBackend
 from .jrs.backend import JrsBackend
+from .linear.backend import LinearBackend
 from .protocol import Backend
 from .sdd.backend import SddBackend
 from .search.backend import SearchBackend
@@ -36,7 +37,7 @@ from .source_tuples.backend import SourceTuplesBackend
 # alone. The others sum over every permutation in ways of their own, and decline it.
 IN_PLACE = frozenset(
     {Method.ENUMERATE, Method.SDD, Method.DECOMPOSE, Method.DECOMPOSE_APPROX, Method.APPROXMC}
-    | {Method.SEARCH, Method.GANAK}
+    | {Method.SEARCH, Method.GANAK, Method.LINEAR}
 )
 # The methods that count value maps from a concept's ground-truth values into more predicted
 # classes (`predicts:`): the CNF's, which fix the images of the classes the data never shows, and
@@ -83,6 +84,7 @@ BACKENDS: dict[Method, Backend] = {
         ApproxMCBackend(),
         SearchBackend(),
         GanakBackend(),
+        LinearBackend(),
     )
 }
 MODE_COUNTERS: dict[Mode, Backend] = {Mode.JRS: ExtractorGuard(JrsBackend())}

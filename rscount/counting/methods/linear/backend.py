@@ -1,0 +1,154 @@
+"""Exact counting of tasks whose labels are affine forms of integer concepts (forms.py): with the
+permutation pi fixed, every support row says sum_i w_pi(i) f_i(x_i) = sum_j w_j x_j for each label,
+a linear equation in the images f_i(v) of the values the support shows, and a supervised concept
+says f_i(x_i) = x_pi(i). N(pi) is the number of integer solutions with each image in its target
+domain (system.py), times the free images of unseen values; the count sums N(pi) over every
+permutation the mode and the extractor allow. Rows contradict a wrong permutation after a few of
+them, so the sum over the 720 permutations of two three-digit numbers on 1000 rows takes seconds,
+where a per-permutation search over value maps does not finish (benchmarks/linear.md)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from fractions import Fraction
+from itertools import permutations
+
+import numpy as np
+
+from ....encoding.value_codes import ValueMapCoding
+from ....progress import Progress
+from ....task.model import Mode, Task
+from ...budget import UNBOUNDED, Budget, Unsuited
+from ...problem import CountProblem
+from ...result import CountResult
+from ...settings import CountSettings, Method
+from .forms import affine_labels
+from .system import TooFree, integer_solutions
+
+MAX_PERMUTATIONS = 50_000  # permutations summed over one by one
+MAX_LISTED = 1_000_000  # assignments of the free images listed for one permutation
+
+
+class LinearBackend:
+    """Sum over concept permutations of the integer solutions of the labels' linear equations."""
+
+    method = Method.LINEAR
+    exact = True
+    description = "affine labels: per concept permutation, the integer solutions of a linear system"
+
+    def count(
+        self,
+        problem: CountProblem,
+        settings: CountSettings,
+        progress: Progress | None = None,
+        budget: Budget = UNBOUNDED,
+    ) -> CountResult:
+        """The exact count, or Unsuited for a label that is no affine form of integer concepts, for
+        too many permutations, or for solutions too free to list."""
+        start = time.perf_counter()
+        task, mode = problem.task, problem.mode
+        if mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
+            raise Unsuited("the linear method counts the disentangled and objects modes")
+        forms = affine_labels(task)
+        if forms is None:
+            raise Unsuited("a label is not an affine form of integer concepts")
+        objects = mode == Mode.OBJECTS
+        coding = ValueMapCoding(task, shared=objects)
+        chosen = list(_permutations(problem))
+        equations = _Equations(task, coding, forms)
+        total, nonzero = 0, 0
+        for n, pi in enumerate(chosen):
+            if progress and n % 100 == 0:
+                progress.update(f"permutation {n + 1}/{len(chosen)}")
+            found = equations.solutions(pi)
+            if found:
+                total += found * coding.unseen_factor(pi)
+                nonzero += 1
+        details = {"permutations": len(chosen), "nonzero": nonzero}
+        return CountResult(total, True, self.method, time.perf_counter() - start, details=details)
+
+
+def _permutations(problem: CountProblem) -> Iterator[tuple[int, ...]]:
+    """Every concept permutation the mode and the extractor allow (ground-truth i feeds pi[i])."""
+    task = problem.task
+    k = len(task.concepts)
+    if problem.mode == Mode.DISENTANGLED:
+        if task.in_place:
+            yield tuple(range(k))
+            return
+        _cap(math.factorial(k))
+        yield from permutations(range(k))
+        return
+    spec = task.object_spec()
+    n, m = spec.count, len(spec.attributes)
+    objects = [tuple(range(n))] if task.in_place else list(permutations(range(n)))
+    _cap(len(objects) * math.factorial(m))
+    for r in objects:
+        for v in permutations(range(m)):
+            yield tuple(r[o] * m + v[a] for o in range(n) for a in range(m))
+
+
+def _cap(size: int) -> None:
+    if size > MAX_PERMUTATIONS:
+        raise Unsuited(
+            f"{size} concept permutations, more than the {MAX_PERMUTATIONS} the linear method sums"
+        )
+
+
+class _Equations:
+    """The rows' equations of a task under any permutation: per label, integer weights (the affine
+    form times the common denominator of its coefficients) and each row's right-hand side; per
+    concept, the unknown (owner, value number) it reads on each row."""
+
+    def __init__(self, task: Task, coding: ValueMapCoding, forms: list[dict[str, Fraction]]) -> None:
+        self.task, self.coding = task, coding
+        self.unknowns = {key: n for n, key in enumerate(coding.var)}
+        self.weights = []
+        for form in forms:
+            scale = math.lcm(*(a.denominator for a in form.values())) if form else 1
+            self.weights.append([int(form.get(name, 0) * scale) for name in task.names])
+        self.rows = coding.rows()
+        k = len(task.concepts)
+        self.columns = np.array(
+            [[self.unknowns[coding.owner[i], idx[i]] for i in range(k)] for _, idx, _, _ in self.rows],
+            dtype=np.int64,
+        ).reshape(len(self.rows), k)
+        self.rhs = [sum(w[j] * row[j] for j in range(k)) for w in self.weights for row, _, _, _ in self.rows]
+
+    def _supervised(self, pi: tuple[int, ...]) -> list[tuple[int, int]]:
+        """(unknown, value) per supervised concept of a row: the image that must keep it."""
+        source = {j: i for i, j in enumerate(pi)}
+        return [
+            (self.unknowns[self.coding.owner[source[j]], idx[source[j]]], row[j])
+            for row, idx, supervised, _ in self.rows
+            for j in supervised
+        ]
+
+    def solutions(self, pi: tuple[int, ...]) -> int:
+        """N(pi) for the seen images: the integer solutions of the equations in their domains."""
+        n, r = len(self.unknowns), len(self.rows)
+        blocks = []
+        for w in self.weights:
+            block = np.zeros((r, n), dtype=np.int64)
+            for i, j in enumerate(pi):
+                if w[j]:
+                    np.add.at(block, (np.arange(r), self.columns[:, i]), w[j])
+            blocks.append(block)
+        fixed = self._supervised(pi)
+        pinned = np.zeros((len(fixed), n), dtype=np.int64)
+        for row, (u, _) in enumerate(fixed):
+            pinned[row, u] = 1
+        matrix = np.concatenate([*blocks, pinned])
+        rhs = np.array(self.rhs + [v for _, v in fixed], dtype=np.int64)
+        targets = [0] * n
+        for (owner, _), u in self.unknowns.items():
+            targets[u] = pi[owner]  # the owner is its first concept: the map feeds pi[owner]
+        domains = [self.task.concepts[t].values for t in targets]
+        try:
+            return integer_solutions(matrix, rhs, domains, MAX_LISTED)  # type: ignore[arg-type]
+        except TooFree:
+            raise Unsuited(
+                f"a permutation's solutions leave more than {MAX_LISTED} images to list, or numbers too large"
+            ) from None
