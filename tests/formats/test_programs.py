@@ -423,3 +423,11 @@ def test_a_disjunction_whose_body_binds_a_variable_no_head_shows_is_a_concept_pe
 
     assert [task.label_of(r) for r in rows] == [(state_at_2(r),) for r in rows]
     assert exact(task) == brute_force_count(task.domains, state_at_2, rows, set())
+
+
+def test_a_scallop_program_is_refused_by_name_at_its_first_rule_saying_what_to_write(tmp_path, cli):
+    (tmp_path / "sum.scl").write_text("// digits\ntype digit(i32)\nrel sum(a + b) = digit(a), digit(b)\n")
+    (tmp_path / "task.yaml").write_text("program: sum.scl\nquery: sum\nsupport: exhaustive\n")
+    run = cli("count", tmp_path / "task.yaml")
+    assert run.code == 2 and len(run.err.strip().splitlines()) == 1
+    assert re.search(r"sum\.scl:2: Scallop programs are not read: write its rules as labels:", run.err)

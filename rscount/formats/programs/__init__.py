@@ -12,12 +12,13 @@ from ...errors import FormatError, RscountError, short
 from .neurasp import read_neurasp
 from .problog import read_problog
 from .program import Program, error_line
+from .scallop import read_scallop
 
 __all__ = ["Program", "ProgramReader", "PROGRAM_READERS", "read_program"]
 
 ProgramReader = Callable[[Path, str, Any], Program]  # (path, text, the task's query:) -> Program
 
-PROGRAM_READERS: dict[str, ProgramReader] = {".pl": read_problog, ".lp": read_neurasp}
+PROGRAM_READERS: dict[str, ProgramReader] = {".pl": read_problog, ".lp": read_neurasp, ".scl": read_scallop}
 DEFAULT_SUFFIX = ".pl"  # a program with any other extension is read as ProbLog
 
 

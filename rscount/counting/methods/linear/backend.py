@@ -5,7 +5,7 @@ says f_i(x_i) = x_pi(i). N(pi) is the number of integer solutions with each imag
 domain (system.py), times the free images of unseen values; the count sums N(pi) over every
 permutation the mode and the extractor allow. Rows contradict a wrong permutation after a few of
 them, so the sum over the 720 permutations of two three-digit numbers on 1000 rows takes seconds,
-where a per-permutation search over value maps does not finish (benchmarks/linear.md)."""
+where a per-permutation search over value maps does not finish (benchmarks/arithmetic.md)."""
 
 from __future__ import annotations
 
