@@ -21,9 +21,9 @@ from ..sinks import terminal
 from ..task.model import Mode, Task
 from .decisions import MapSolver
 from .jrs_pairs import jrs_shortcuts
-from .kinds import kinds
+from .kinds import kinds, listed_kinds
 from .maps import ConceptMap, MapSpace, identity_map, violation
-from .simplest import LISTED_MAX, Counted, every_shortcut, listed_shortcuts, simplest_maps
+from .simplest import LISTED_MAX, Counted, every_shortcut, linear_shortcuts, listed_shortcuts, simplest_maps
 from .unidentified import from_maps, unidentified_concepts
 
 T = TypeVar("T")
@@ -166,7 +166,11 @@ def explain(
     grouped = None
     if counted is not None and counted.shortcuts:  # an exact count with shortcuts: their kinds
         by_search = counted.method == Method.SEARCH
-        grouped = part("grouping the maps into kinds", kinds, task, mode, by_search)
+        grouped = (
+            listed_kinds(task, mode, found.every)
+            if found.every is not None
+            else part("grouping the maps into kinds", kinds, task, mode, by_search)
+        )
         if grouped is not None and grouped.maps != counted.shortcuts + 1:
             raise InternalError(f"explain: the kinds of {task.name} hold {grouped.maps} maps, not the count")
     return Explanation(
@@ -194,6 +198,7 @@ class _Found:
     maps: list[list[dict[str, Any]]]
     unidentified: dict[str, dict[str, Any]] | None
     summary: dict[str, Any] | None = None
+    every: list[ConceptMap] | None = None  # every optimal map, when listed
 
 
 def _simplest(
@@ -231,15 +236,15 @@ def _simplest_here(task: Task, mode: Mode, show: int, counted: Counted | None, p
             _check(task, m)
         return [describe_map(task, m) for m in maps]
 
-    maps = None
-    if counted is not None and counted.shortcuts <= LISTED_MAX:
+    maps = None if counted is None else linear_shortcuts(task, mode, counted)
+    if maps is None and counted is not None and counted.shortcuts <= LISTED_MAX:
         maps = every_shortcut(task, mode, counted, lambda ms: progress.known(maps=described(ms[:show])))
-    elif counted is not None:  # more, listed only where the count's own factors list them
+    elif maps is None and counted is not None:  # more, listed only where the count's own factors list them
         maps = listed_shortcuts(task, mode, counted)
     if maps is not None:
         unidentified = {name: u.to_dict() for name, u in from_maps(task, maps).items()}
         summary = _summary(task, [identity_map(task), *maps], exact=True)
-        return _Found(described(maps[:show]), unidentified, summary)
+        return _Found(described(maps[:show]), unidentified, summary, [identity_map(task), *maps])
     with MapSolver(task, mode) as solver:
         shown: list[ConceptMap] = []
         for m in simplest_maps(solver, show):

@@ -5,6 +5,7 @@ a class holds the maps of its representative pi, as many (rscount.knowledge.symm
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from ..errors import InternalError
 from ..knowledge.symmetry_groups import Blocks, ConceptGroup, symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
+from .maps import ConceptMap
 
 MARGINAL_NODES = 2_000_000  # search nodes for the classes' marginals by pinned counts, else the decomposition
 KINDS_LISTED = 50  # kinds listed one by one (the largest first); the others are only counted
@@ -83,6 +85,13 @@ def kinds(task: Task, mode: Mode, by_search: bool = False, progress: Progress | 
             found += [(count, pi) for pi in _members(rep, size, h_in, h_out, KINDS_LISTED - len(found))]
     found.sort(key=lambda kind: (-kind[0], kind[1]))
     return Kinds(total, maps, [_described(task, mode, pi, count) for count, pi in found])
+
+
+def listed_kinds(task: Task, mode: Mode, maps: Sequence[ConceptMap]) -> Kinds:
+    """The kinds of optimal maps listed whole (every one, the intended map included)."""
+    tally = Counter(m.pi for m in maps)
+    found = sorted(((n, pi) for pi, n in tally.items()), key=lambda kind: (-kind[0], kind[1]))
+    return Kinds(len(tally), len(maps), [_described(task, mode, pi, n) for n, pi in found[:KINDS_LISTED]])
 
 
 def _members(

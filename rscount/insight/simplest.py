@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pysat.card import ITotalizer
 
 from ..counting.budget import Declined
+from ..counting.methods.linear import optimal_maps
 from ..counting.methods.source_tuples import fitting_maps
+from ..counting.problem import CountProblem
 from ..counting.result import CountResult
 from ..counting.settings import Method
 from ..errors import InternalError
@@ -119,13 +121,28 @@ def every_shortcut(
 def listed_shortcuts(task: Task, mode: Mode, counted: Counted | None) -> list[ConceptMap] | None:
     """every_shortcut when their number is known (a count) and at most LISTED_MAX, and SAT lists
     them within LISTING_SECONDS where the search declines, or at most TUPLES_LISTED_MAX when
-    source-tuples counted them; else None (another route answers)."""
+    source-tuples or the linear method counted them; else None (another route answers)."""
+    linear = None if counted is None else linear_shortcuts(task, mode, counted)
+    if linear is not None:
+        return linear
     if counted is None or counted.shortcuts > LISTED_MAX:
         return None if counted is None else _by_tuples(task, mode, counted, TUPLES_LISTED_MAX)
     try:
         return every_shortcut(task, mode, counted, seconds=LISTING_SECONDS)
     except Undecided:
         return None
+
+
+def linear_shortcuts(task: Task, mode: Mode, counted: Counted) -> list[ConceptMap] | None:
+    """The shortcuts the linear method lists when it counted them and they are at most
+    TUPLES_LISTED_MAX (the integer solutions it counted); None otherwise."""
+    if counted.method != Method.LINEAR or counted.shortcuts > TUPLES_LISTED_MAX:
+        return None
+    try:
+        maps = [ConceptMap(pi, f) for pi, f in optimal_maps(CountProblem(task, mode), counted.shortcuts + 1)]
+    except Declined:
+        return None
+    return _shortcuts_of(task, maps, counted.shortcuts, "the linear method")
 
 
 def _by_tuples(task: Task, mode: Mode, counted: Counted, most: int = LISTED_MAX) -> list[ConceptMap] | None:

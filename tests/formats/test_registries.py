@@ -32,13 +32,15 @@ def test_task_file_formats_are_tried_in_order_and_the_last_claims_every_file(tmp
 
 
 def test_program_readers_are_chosen_by_extension_with_problog_for_any_other(tmp_path):
-    assert set(PROGRAM_READERS) == {".pl", ".lp"}
+    assert set(PROGRAM_READERS) == {".pl", ".lp", ".scl"}
     text = "0.5::a.\n0.5::b.\nq :- a, b.\nquery(q).\n"
     for suffix in (".pl", ".problog"):
         program = read_program(tmp_path / f"p{suffix}", text, None)
         assert [c.name for c in program.concepts] == ["a", "b"] and list(program.labels) == ["q"]
     with pytest.raises(RscountError, match="no neural rule"):
         read_program(tmp_path / "p.lp", text, "q")  # the same text is no NeurASP program
+    with pytest.raises(RscountError, match="Scallop programs are not read"):
+        read_program(tmp_path / "p.scl", "rel q = a(), b()\n", "q")  # nor a Scallop one
 
 
 @pytest.mark.parametrize(

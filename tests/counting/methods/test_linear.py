@@ -5,6 +5,8 @@ the library's addition tasks with the counts they pin."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,8 +15,12 @@ from strategies.mixedtasks import Drawn, affine_tasks, in_place_tasks, predictin
 from support import REPO, backend_count
 
 from rscount.counting.budget import Unsuited
-from rscount.counting.methods.linear import affine_labels
+from rscount.counting.methods.linear import affine_labels, optimal_maps
+from rscount.counting.problem import CountProblem
+from rscount.counting.settings import Method
+from rscount.insight.simplest import Counted, listed_shortcuts
 from rscount.knowledge.loading import load_task, task_from_dict
+from rscount.task.model import Mode
 
 AFFINE = st.one_of(affine_tasks(), in_place_tasks(affine_tasks()), predicting_tasks(affine_tasks(max_rows=8)))
 
@@ -44,3 +50,36 @@ def test_a_label_that_is_no_affine_form_is_declined():
     assert affine_labels(task) is None
     with pytest.raises(Unsuited, match="not an affine form"):
         backend_count("linear", task, encoded=False)
+
+
+@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=60)
+@given(drawn=AFFINE)
+def test_the_linear_method_lists_the_brute_forces_optimal_maps(drawn: Drawn):
+    task = drawn.task()
+    truth = Truth(drawn.problem)
+    mode = "objects" if task.objects else "disentangled"
+    listed = optimal_maps(CountProblem(task, Mode(mode)), truth.count + 1)
+    as_values = {
+        (pi, tuple(tuple(task.concepts[pi[i]].values[u] for u in f[i]) for i in range(len(pi))))
+        for pi, f in listed
+    }
+    assert len(listed) == truth.count and as_values == set(truth.maps)
+
+
+def test_check_names_the_digits_two_three_digit_numbers_may_exchange():
+    """Two 3-digit numbers, one digit network, 100 random rows: the 7 shortcuts exchange digits of
+    equal weight, listed by the linear method (the SAT route does not answer on this CNF)."""
+    rng = random.Random(5)
+    rows = [[rng.randrange(10) for _ in range(6)] for _ in range(100)]
+    weights = [100, 10, 1, 100, 10, 1]
+    data = {
+        "objects": {"count": 6, "attributes": {"d": list(range(10))}},
+        "labels": {"s": " + ".join(f"{w} * d_{n}" for n, w in enumerate(weights, 1))},
+        "support": rows,
+    }
+    task = task_from_dict(data)
+    listed = listed_shortcuts(task, Mode.OBJECTS, Counted(7, method=Method.LINEAR))
+    assert listed is not None and len(listed) == 7
+    reads = {frozenset((i, j) for i, j in enumerate(m.pi) if i != j) for m in listed}
+    assert set().union(*reads) == {(0, 3), (3, 0), (1, 4), (4, 1), (2, 5), (5, 2)}
+    assert all(m.f == tuple(tuple(range(10)) for _ in range(6)) for m in listed)

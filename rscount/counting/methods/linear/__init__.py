@@ -4,6 +4,7 @@ points of a linear system in the value maps' images, solved exactly (see backend
 
 from __future__ import annotations
 
+from .backend import optimal_maps
 from .forms import affine_labels
 
-__all__ = ["affine_labels"]
+__all__ = ["affine_labels", "optimal_maps"]

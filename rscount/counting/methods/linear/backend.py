@@ -13,22 +13,24 @@ import math
 import time
 from collections.abc import Iterator
 from fractions import Fraction
-from itertools import permutations
+from itertools import permutations, product
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ....encoding.value_codes import ValueMapCoding
 from ....progress import Progress
-from ....task.model import Mode, Task
+from ....task.model import Mode, Task, Value
 from ...budget import UNBOUNDED, Budget, Unsuited
 from ...problem import CountProblem
 from ...result import CountResult
 from ...settings import CountSettings, Method
 from .forms import affine_labels
-from .system import TooFree, integer_solutions
+from .system import TooFree, integer_solutions, solutions, unused
 
 MAX_PERMUTATIONS = 50_000  # permutations summed over one by one
 MAX_LISTED = 1_000_000  # assignments of the free images listed for one permutation
+TOO_FREE = f"a permutation's solutions leave more than {MAX_LISTED} images to list, or numbers too large"
 
 
 class LinearBackend:
@@ -126,8 +128,10 @@ class _Equations:
             for j in supervised
         ]
 
-    def solutions(self, pi: tuple[int, ...]) -> int:
-        """N(pi) for the seen images: the integer solutions of the equations in their domains."""
+    def system(
+        self, pi: tuple[int, ...]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], list[tuple[Value, ...]]]:
+        """The equations under pi (matrix, right-hand sides) and each unknown's target domain."""
         n, r = len(self.unknowns), len(self.rows)
         blocks = []
         for w in self.weights:
@@ -145,10 +149,64 @@ class _Equations:
         targets = [0] * n
         for (owner, _), u in self.unknowns.items():
             targets[u] = pi[owner]  # the owner is its first concept: the map feeds pi[owner]
-        domains = [self.task.concepts[t].values for t in targets]
+        return matrix, rhs, [self.task.concepts[t].values for t in targets]
+
+    def solutions(self, pi: tuple[int, ...]) -> int:
+        """N(pi) for the seen images: the integer solutions of the equations in their domains."""
         try:
-            return integer_solutions(matrix, rhs, domains, MAX_LISTED)  # type: ignore[arg-type]
+            return integer_solutions(*self.system(pi), MAX_LISTED)  # type: ignore[arg-type]
         except TooFree:
-            raise Unsuited(
-                f"a permutation's solutions leave more than {MAX_LISTED} images to list, or numbers too large"
-            ) from None
+            raise Unsuited(TOO_FREE) from None
+
+    def maps(self, pi: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], ...]]:
+        """The value maps (per concept, the value number of each ground-truth value's image) of every
+        optimal map with pi: each solution, with every choice for the unused and unseen images."""
+        matrix, rhs, domains = self.system(pi)
+        coding, k = self.coding, len(pi)
+        free = unused(matrix)
+        try:
+            for x in solutions(matrix, rhs, domains, MAX_LISTED):  # type: ignore[arg-type]
+                for choice in product(*(domains[u] for u in free)):
+                    x[free] = choice
+                    image = {key: int(x[u]) for key, u in self.unknowns.items()}
+                    yield from _completed(self.task, coding, pi, image, k)
+        except TooFree:
+            raise Unsuited(TOO_FREE) from None
+
+
+def _completed(
+    task: Task, coding: ValueMapCoding, pi: tuple[int, ...], image: dict[tuple[int, int], int], k: int
+) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """The value maps of `image` (owner, value number) -> value, every unseen value mapped anywhere."""
+    owners = sorted(set(coding.owner))
+    unseen = [(o, v) for o in owners for v in range(coding.sources[o]) if (o, v) not in image]
+    for choice in product(*(range(len(task.concepts[pi[o]].values)) for o, _ in unseen)):
+        positions = dict(zip(unseen, choice))
+        for (o, v), value in image.items():
+            positions[o, v] = task.concepts[pi[o]].index[value]
+        yield tuple(
+            tuple(positions[coding.owner[i], v] for v in range(coding.sources[coding.owner[i]]))
+            for i in range(k)
+        )
+
+
+def optimal_maps(
+    problem: CountProblem, most: int
+) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+    """Every optimal map (pi, f) of a task with affine labels, f as value numbers; Unsuited when the
+    method does not apply or there are more than `most`."""
+    if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
+        raise Unsuited("the linear method lists the maps of the disentangled and objects modes")
+    forms = affine_labels(problem.task)
+    if forms is None:
+        raise Unsuited("a label is not an affine form of integer concepts")
+    equations = _Equations(
+        problem.task, ValueMapCoding(problem.task, shared=problem.mode == Mode.OBJECTS), forms
+    )
+    found = []
+    for pi in _permutations(problem):
+        for f in equations.maps(pi):
+            found.append((pi, f))
+            if len(found) > most:
+                raise Unsuited(f"more than {most} optimal maps")
+    return found

@@ -9,7 +9,7 @@ only: the count is exact."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -55,6 +55,21 @@ def integer_solutions(
 ) -> int:
     """How many x with x[u] in domains[u] solve matrix @ x = rhs in the integers; TooFree past `most`
     partial assignments. Unknowns in no equation multiply the count by their domain's size."""
+    factor = math.prod(len(domains[u]) for u in unused(matrix))
+    return factor * sum(1 for _ in solutions(matrix, rhs, domains, most))
+
+
+def unused(matrix: NDArray[np.int64]) -> list[int]:
+    """The unknowns no equation mentions (free over their whole domain)."""
+    return [u for u in range(matrix.shape[1]) if not matrix[:, u].any()]
+
+
+def solutions(
+    matrix: NDArray[np.int64], rhs: NDArray[np.int64], domains: Sequence[Sequence[int]], most: int
+) -> Iterator[NDArray[np.int64]]:
+    """Every integer solution x with x[u] in domains[u] (the unused unknowns left at 0), found depth
+    first over the free unknowns of the system reduced modulo P; TooFree past `most` partial
+    assignments."""
     if matrix.size and (np.abs(matrix).max() >= LIMIT or np.abs(rhs).max() >= LIMIT):
         raise TooFree
     if any(abs(v) >= LIMIT for d in domains for v in d):
@@ -62,11 +77,10 @@ def integer_solutions(
     n = matrix.shape[1]
     reduced = reduced_mod_p(matrix, rhs)
     if reduced is None:
-        return 0
-    unused = [u for u in range(n) if not matrix[:, u].any()]
-    factor = math.prod(len(domains[u]) for u in unused)
+        return
     pivot_cols = {col for col, _ in reduced}
-    free = [u for u in range(n) if u not in pivot_cols and u not in unused]
+    skipped = set(unused(matrix))
+    free = [u for u in range(n) if u not in pivot_cols and u not in skipped]
     depth_of = {u: d for d, u in enumerate(free)}
     checks: list[list[tuple[int, list[tuple[int, int]], int]]] = [[] for _ in range(len(free) + 1)]
     for col, row in reduced:
@@ -84,19 +98,20 @@ def integer_solutions(
             x[col] = value
         return True
 
-    def count(depth: int) -> int:
+    def found(depth: int) -> Iterator[NDArray[np.int64]]:
         nonlocal visited
         visited += 1
         if visited > most:
             raise TooFree
         if not fits(depth):
-            return 0
+            return
         if depth == len(free):
-            return int(np.array_equal(matrix @ x, rhs))  # modulo P only, or in the integers too
-        u, total = free[depth], 0
+            if np.array_equal(matrix @ x, rhs):  # modulo P only, or in the integers too
+                yield x.copy()
+            return
+        u = free[depth]
         for value in domains[u]:
             x[u] = value
-            total += count(depth + 1)
-        return total
+            yield from found(depth + 1)
 
-    return count(0) * factor
+    yield from found(0)
