@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import TaskError, short
-from ..task.expressions import free_names, normalise
+from ..task.affine import affine_form, affine_values
+from ..task.expressions import Expr, free_names, normalise
 from ..task.model import Task
 from ..task.vectorized import on_all_vectors
 from .circuit import FALSE
@@ -19,8 +20,9 @@ from .copies import Copies
 
 def label_values(task: Task) -> dict[str, tuple[Any, ...]]:
     """Per label, the values it takes on some concept vector (read off every vector at once when D is
-    small, else one SAT call per value the compiled knowledge could give: `a - a` takes 0 only); a
-    TaskError naming the label if its knowledge is ill-typed."""
+    small, listed step by step for an affine form of integer concepts, else one SAT call per value
+    the compiled knowledge could give: `a - a` takes 0 only); a TaskError naming the label if its
+    knowledge is ill-typed."""
     copies = Copies(task.concepts, task.labels)
     doms = copies.labels(copies.copy())  # type errors surface here, whatever the size of D
     tables = _on_all_vectors(task)
@@ -30,10 +32,23 @@ def label_values(task: Task) -> dict[str, tuple[Any, ...]]:
             label: tuple(v for v in dom if v in values)
             for (label, dom), values in zip(zip(task.labels, doms), taken)
         }
+    found = {label: _affine_values(task, expr) for label, expr in task.labels.items()}
+
+    def takes(label: str, value: Any, gate: int) -> bool:
+        known = found[label]
+        return value in known if known is not None else copies.witness(gate) is not None
+
     return {
-        label: tuple(v for v, gate in dom.items() if copies.witness(gate) is not None)
+        label: tuple(v for v, gate in dom.items() if takes(label, v, gate))
         for label, dom in zip(task.labels, doms)
     }
+
+
+def _affine_values(task: Task, expr: Expr) -> set[int] | None:
+    """The values of a label written as an affine form of integer concepts (a sum of digits takes
+    every value between its ends: one SAT call each would take minutes), or None."""
+    form = affine_form(expr)
+    return None if form is None else affine_values(form, task.names, task.domains)
 
 
 def check_labels(task: Task) -> None:

@@ -58,18 +58,58 @@ class LinearBackend:
             raise Unsuited("a label is not an affine form of integer concepts")
         objects = mode == Mode.OBJECTS
         coding = ValueMapCoding(task, shared=objects)
-        chosen = list(_permutations(problem))
         equations = _Equations(task, coding, forms)
+        exchanges = _Exchanges(problem, equations.weights)
+        chosen = [pi for pi in _permutations(problem) if exchanges.canonical(pi)]
         total, nonzero = 0, 0
         for n, pi in enumerate(chosen):
             if progress and n % 100 == 0:
                 progress.update(f"permutation {n + 1}/{len(chosen)}")
             found = equations.solutions(pi)
             if found:
-                total += found * coding.unseen_factor(pi)
+                total += found * coding.unseen_factor(pi) * exchanges.multiplicity
                 nonzero += 1
-        details = {"permutations": len(chosen), "nonzero": nonzero}
+        details = {"permutations": len(chosen), "exchanged": exchanges.multiplicity, "nonzero": nonzero}
         return CountResult(total, True, self.method, time.perf_counter() - start, details=details)
+
+
+class _Exchanges:
+    """Targets the equations cannot tell apart: predicted concepts (in the objects mode, whole
+    objects) with the same weights in every label and the same domains. Without supervision,
+    exchanging two of them after pi leaves every equation and domain as it was, so N(sigma pi) =
+    N(pi): only the permutations whose sources feed each such block in increasing order are
+    solved, each standing for `multiplicity` permutations (images lists them)."""
+
+    def __init__(self, problem: CountProblem, weights: list[list[int]]) -> None:
+        task = problem.task
+        self.m = len(task.object_spec().attributes) if problem.mode == Mode.OBJECTS else 1
+        units = len(task.concepts) // self.m
+
+        def signature(p: int) -> tuple[object, ...]:
+            concepts = range(p * self.m, (p + 1) * self.m)
+            return tuple((tuple(w[j] for w in weights), task.concepts[j].values) for j in concepts)
+
+        supervised = task.support.supervised or task.support.partial
+        groups: dict[object, list[int]] = {}
+        for p in range(units):
+            groups.setdefault(p if supervised or task.in_place else signature(p), []).append(p)
+        self.blocks = [b for b in groups.values() if len(b) > 1]
+        self.multiplicity = math.prod(math.factorial(len(b)) for b in self.blocks)
+
+    def _sources(self, pi: tuple[int, ...]) -> dict[int, int]:
+        """The unit (concept, or object) that feeds each target unit."""
+        return {pi[o * self.m] // self.m: o for o in range(len(pi) // self.m)}
+
+    def canonical(self, pi: tuple[int, ...]) -> bool:
+        """Whether pi's sources feed every block in increasing order."""
+        source = self._sources(pi)
+        return all(source[a] < source[b] for block in self.blocks for a, b in zip(block, block[1:]))
+
+    def images(self, pi: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        """Every permutation pi stands for: its targets exchanged within the blocks."""
+        for orders in product(*(permutations(block) for block in self.blocks)):
+            sigma = {a: b for block, order in zip(self.blocks, orders) for a, b in zip(block, order)}
+            yield tuple(sigma.get(j // self.m, j // self.m) * self.m + j % self.m for j in pi)
 
 
 def _permutations(problem: CountProblem) -> Iterator[tuple[int, ...]]:
@@ -203,10 +243,13 @@ def optimal_maps(
     equations = _Equations(
         problem.task, ValueMapCoding(problem.task, shared=problem.mode == Mode.OBJECTS), forms
     )
+    exchanges = _Exchanges(problem, equations.weights)
     found = []
     for pi in _permutations(problem):
+        if not exchanges.canonical(pi):
+            continue
         for f in equations.maps(pi):
-            found.append((pi, f))
+            found += [(image, f) for image in exchanges.images(pi)]
             if len(found) > most:
                 raise Unsuited(f"more than {most} optimal maps")
     return found

@@ -9,10 +9,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ....task.expressions import Expr
+from ....task.affine import Form, affine_form
 from ....task.model import Task
-
-Form = tuple[Fraction, dict[str, Fraction]]  # constant, coefficient per concept name
 
 
 def affine_labels(task: Task) -> list[dict[str, Fraction]] | None:
@@ -22,49 +20,11 @@ def affine_labels(task: Task) -> list[dict[str, Fraction]] | None:
         return None
     forms = []
     for n, expr in enumerate(task.labels.values()):
-        found = _form(expr) or _tabulated(task, n)
+        found = affine_form(expr) or _tabulated(task, n)
         if found is None:
             return None
         forms.append(found[1])
     return forms
-
-
-def _form(expr: Expr) -> Form | None:
-    """The affine form an expression is written as, or None."""
-    if expr.op == "var":
-        return Fraction(0), {expr.args[0]: Fraction(1)}
-    if expr.op == "const":
-        value = expr.args[0]
-        return (Fraction(value), {}) if isinstance(value, int) else None
-    parts = [_form(a) for a in expr.args]
-    if any(p is None for p in parts):
-        return None
-    forms = [p for p in parts if p is not None]
-    if expr.op == "Add":
-        return _sum(forms, [Fraction(1)] * len(forms))
-    if expr.op == "Sub" and len(forms) == 2:
-        return _sum(forms, [Fraction(1), Fraction(-1)])
-    if expr.op == "Neg" and len(forms) == 1:
-        return _sum(forms, [Fraction(-1)])
-    if expr.op == "Mul":
-        variable = [f for f in forms if f[1]]
-        if len(variable) > 1:
-            return None
-        factor = Fraction(1)
-        for constant, coefficients in forms:
-            if not coefficients:
-                factor *= constant
-        return _sum(variable or [(Fraction(1), {})], [factor])
-    return None
-
-
-def _sum(forms: list[Form], weights: list[Fraction]) -> Form:
-    constant, coefficients = Fraction(0), dict[str, Fraction]()
-    for (c, coefs), w in zip(forms, weights):
-        constant += w * c
-        for name, a in coefs.items():
-            coefficients[name] = coefficients.get(name, Fraction(0)) + w * a
-    return constant, {name: a for name, a in coefficients.items() if a}
 
 
 def _tabulated(task: Task, n: int) -> Form | None:
