@@ -61,6 +61,12 @@ def test_the_papers_figures_under_an_extractor_in_place():
     )
     assert rscount.count(xor, extractor="in-place").count == 4
     assert rscount.count(REPO / "tasks/mnadd.yaml", extractor="in-place").count == 1
+    digits = {"count": 2, "attributes": {"digit": list(range(10))}}
+    shared = task_from_dict(
+        {"objects": digits, "labels": {"y": "digit_1 + digit_2"}, "support": "exhaustive"}
+    )
+    assert rscount.count(shared, extractor="shared-in-place").count == 1  # rsbench 3.1: one network per digit
+    assert rscount.count(shared).count == 2  # shared: the digits' exchange
     evenodd = REPO / "tasks/mnadd-evenodd.yaml"
     assert rscount.count(evenodd, extractor="shared-in-place").count == 36
     assert rscount.count(evenodd).count == 72  # the shared extractor may exchange the digits
