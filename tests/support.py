@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import rscount
 from rscount.counting.budget import UNBOUNDED, Budget
 from rscount.counting.methods import BACKENDS
 from rscount.counting.problem import CountProblem
@@ -50,3 +51,17 @@ def backend_count(
 ) -> int:
     """The count of one backend (see backend_result)."""
     return backend_result(backend, task, mode, settings, budget, encoded=encoded).count
+
+
+ENUMERATE_MAX = 2000  # optimal maps up to which the enumerate method is asked too
+
+
+def assert_methods_count(task: Task, expected: int, methods: tuple[str, ...]) -> None:
+    """Each of `methods` (on the encoding), the search without it, enumerate when the count is
+    small, and auto all count `expected` maps of `task`."""
+    for method in methods:
+        assert backend_count(method, task) == expected, method
+    assert backend_count("search", task, encoded=False) == expected
+    if expected <= ENUMERATE_MAX:
+        assert backend_count("enumerate", task) == expected
+    assert rscount.count(task).count == expected

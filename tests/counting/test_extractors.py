@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from references.oracle import Truth
 from strategies.mixedtasks import in_place_tasks
-from support import REPO, backend_count
+from support import REPO, assert_methods_count, backend_count
 
 import rscount
 from rscount.counting.budget import Unsuited
@@ -22,21 +22,14 @@ from rscount.knowledge.loading import load_task, task_from_dict
 
 ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=60)
 COUNTED = ("decompose", "search", "sdd")
-ENUMERATE_MAX = 2000
 
 
 @ORACLE
 @given(drawn=in_place_tasks())
 def test_every_method_counting_an_extractor_in_place_gives_the_brute_forces_count(drawn):
-    task = drawn.task()
     expected = Truth(drawn.problem).count
     assert expected >= 1
-    for method in COUNTED:
-        assert backend_count(method, task) == expected, method
-    assert backend_count("search", task, encoded=False) == expected
-    if expected <= ENUMERATE_MAX:
-        assert backend_count("enumerate", task) == expected
-    assert rscount.count(task).count == expected
+    assert_methods_count(drawn.task(), expected, COUNTED)
 
 
 @ORACLE
