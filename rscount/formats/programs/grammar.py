@@ -122,7 +122,7 @@ class Grammar:
 
     def _domain(self, clause: Term, domain: Any) -> list[Any]:
         """The values of a neural rule's Domain: a list, or a predicate's member/2 list or facts."""
-        if isinstance(domain, Term) and domain.functor == "." or str(domain) == "[]":
+        if (isinstance(domain, Term) and domain.functor == ".") or str(domain) == "[]":
             return list(term2list(domain, False))
         name = str(domain)
         facts = [c.args[0] for c in self.clauses if terms.is_atom(c) and terms.signature(c) == (name, 1)]

@@ -50,16 +50,8 @@ class LinearBackend:
         """The exact count, or Unsuited for a label that is no affine form of integer concepts, for
         too many permutations, or for solutions too free to list."""
         start = time.perf_counter()
-        task, mode = problem.task, problem.mode
-        if mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
-            raise Unsuited("the linear method counts the disentangled and objects modes")
-        forms = affine_labels(task)
-        if forms is None:
-            raise Unsuited("a label is not an affine form of integer concepts")
-        objects = mode == Mode.OBJECTS
-        coding = ValueMapCoding(task, shared=objects)
-        equations = _Equations(task, coding, forms)
-        exchanges = _Exchanges(problem, equations.weights)
+        equations, exchanges = _prepared(problem)
+        coding = equations.coding
         chosen = [pi for pi in _permutations(problem) if exchanges.canonical(pi)]
         total, nonzero = 0, 0
         for n, pi in enumerate(chosen):
@@ -110,6 +102,19 @@ class _Exchanges:
         for orders in product(*(permutations(block) for block in self.blocks)):
             sigma = {a: b for block, order in zip(self.blocks, orders) for a, b in zip(block, order)}
             yield tuple(sigma.get(j // self.m, j // self.m) * self.m + j % self.m for j in pi)
+
+
+def _prepared(problem: CountProblem) -> tuple[_Equations, _Exchanges]:
+    """The equations of a task with affine labels and the targets they cannot tell apart; Unsuited
+    outside the disentangled and objects modes or for a label that is no affine form."""
+    if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
+        raise Unsuited("the linear method counts the disentangled and objects modes")
+    forms = affine_labels(problem.task)
+    if forms is None:
+        raise Unsuited("a label is not an affine form of integer concepts")
+    coding = ValueMapCoding(problem.task, shared=problem.mode == Mode.OBJECTS)
+    equations = _Equations(problem.task, coding, forms)
+    return equations, _Exchanges(problem, equations.weights)
 
 
 def _permutations(problem: CountProblem) -> Iterator[tuple[int, ...]]:
@@ -235,15 +240,7 @@ def optimal_maps(
 ) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
     """Every optimal map (pi, f) of a task with affine labels, f as value numbers; Unsuited when the
     method does not apply or there are more than `most`."""
-    if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
-        raise Unsuited("the linear method lists the maps of the disentangled and objects modes")
-    forms = affine_labels(problem.task)
-    if forms is None:
-        raise Unsuited("a label is not an affine form of integer concepts")
-    equations = _Equations(
-        problem.task, ValueMapCoding(problem.task, shared=problem.mode == Mode.OBJECTS), forms
-    )
-    exchanges = _Exchanges(problem, equations.weights)
+    equations, exchanges = _prepared(problem)
     found = []
     for pi in _permutations(problem):
         if not exchanges.canonical(pi):
