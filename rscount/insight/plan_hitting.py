@@ -3,9 +3,10 @@ hitting set): a plan must kill every shortcut, and a step kills a map when the c
 admits it, which evaluating the knowledge on the map's images decides. So: find a shortcut that
 survives the current choice of steps (one SAT call on the task's CNF, each step's constraints under a
 literal of its own), note the ways to kill it, and choose the cheapest set of steps hitting every
-shortcut noted so far (weighted MaxSAT, PySAT's RC2); when none survives the choice, it is the
-cheapest plan among the candidate steps. Each choice's cost bounds every plan from below; completing a
-choice greedily (the cheapest way to kill each survivor) gives plans from above.
+shortcut noted so far (weighted MaxSAT, PySAT's RC2, over the steps no other replaces); when none
+survives the choice, it is the cheapest plan among the candidate steps. Each choice's cost bounds
+every plan from below; completing a choice greedily (the cheapest way to kill each survivor) gives
+plans from above.
 
 Steps interact in one way: annotating a concept on every example annotates the rows a plan adds too,
 so annotating c together with adding a row whose image moves c kills a map neither kills alone.
@@ -14,7 +15,7 @@ so annotating c together with adding a row whose image moves c kills a map neith
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -103,24 +104,12 @@ def hitting_plan(
 
 
 def _hit(kills: _Kills, survivors: _Survivors, progress: Progress | None, settle_by: float | None) -> Hitting:
-    """hitting_plan's loop, with the shortcuts surviving a choice of steps from `survivors`."""
-    with RC2(kills.formula()) as master:
-        return _hit_with(master, kills, survivors, progress, settle_by)
-
-
-def _hit_with(
-    master: RC2, kills: _Kills, survivors: _Survivors, progress: Progress | None, settle_by: float | None
-) -> Hitting:
-    """_hit on one incremental master: each shortcut noted joins it as hard clauses, so each choice
-    is an optimum over every shortcut noted (the cores found before still hold); the pair literals
-    are the master's own new variables, never one its cardinality encodings use."""
+    """hitting_plan's loop, with the shortcuts surviving a choice of steps from `survivors`: each
+    choice is an optimum over every shortcut noted so far (kills.choose)."""
     state, costs = Hitting(listed=isinstance(survivors, _Listed)), kills.costs
     while True:
-        model = master.compute()
-        if model is None:
-            raise InternalError("advise: no choice of steps, yet every step is optional")
-        chosen = kills.plan_of(model)
-        state.bound, state.choices = max(state.bound, master.cost), state.choices + 1
+        chosen, cost = kills.choose()
+        state.bound, state.choices = max(state.bound, cost), state.choices + 1
         plan, noted, works = chosen, 0, False
         while noted < COMPLETION_MAPS:
             survivor = survivors.survivor(plan)
@@ -131,8 +120,7 @@ def _hit_with(
             if not ways.single and not ways.paired:
                 state.unkillable = survivor
                 return state
-            for clause in kills.clauses(ways, master.pool.id):
-                master.add_clause(clause)
+            kills.note(ways)
             state.maps, noted = state.maps + 1, noted + 1
             state.bound = max(state.bound, kills.cheapest(ways))  # every plan kills this one
             plan = kills.completed(plan, ways)
@@ -158,8 +146,9 @@ def _hit_with(
 
 
 class _Kills:
-    """The candidate steps as MaxSAT literals (step n is variable n + 1, soft with its cost), and per
-    shortcut the ways to kill it, found by evaluating the knowledge on its images."""
+    """The candidate steps as MaxSAT literals (step n is variable n + 1, soft with its cost), per
+    shortcut the ways to kill it, found by evaluating the knowledge on its images, and the ways of
+    every shortcut noted so far."""
 
     def __init__(self, task: Task, steps: Sequence[Step], costs: Costs) -> None:
         self.task, self.steps, self.costs = task, list(steps), costs
@@ -171,19 +160,75 @@ class _Kills:
         self.label = dict(zip(self.rows, self.labels))
         self.seen: dict[tuple[int, int], set[tuple[int, int]]] = {}  # (i, j): value numbers on the support
         self.images: dict[tuple[ConceptMap, Row], tuple[bool, set[int]]] = {}
+        self.noted: list[_Ways] = []
+        self.hits: dict[int, list[int]] = {}  # step literal -> the noted shortcuts it kills alone
 
-    def formula(self) -> WCNF:
-        """Soft: leave each step out (weight: its cost); hard: a step on a row the task lacks needs
-        the step that adds it."""
+    def note(self, ways: _Ways) -> None:
+        """Keep the ways to kill one more shortcut: every later choice kills it."""
+        for v in ways.single:
+            self.hits.setdefault(v, []).append(len(self.noted))
+        self.noted.append(ways)
+
+    def choose(self) -> tuple[list[Step], int]:
+        """The cheapest set of candidate steps killing every shortcut noted, and its cost (no plan
+        costs less): weighted MaxSAT (RC2) over the steps that kill some shortcut noted, one per
+        class of interchangeable steps (_kept)."""
+        kept = self._kept()
         formula = WCNF()
-        for s, v in self.var.items():
+        for v in sorted(kept):
+            s = self.steps[v - 1]
             formula.append([-v], weight=self.costs.of(s))
             if s.action in (SUPERVISE, ANNOTATE_ONE) and s.row is not None and s.row not in self.present:
-                formula.append([-v, self.adds[s.row]])
-        return formula
+                formula.append([-v, self.adds[s.row]])  # a step on a row the task lacks needs its add
+        top = len(self.steps)
+        for ways in self.noted:
+            clause = [v for v in ways.single if v in kept]
+            for a, adds in ways.paired:  # a new literal implying both halves of the pair
+                top += 1
+                clause.append(top)
+                formula.extend([[-top, a], [-top, *adds]])
+            formula.append(clause)
+        with RC2(formula) as master:
+            model = master.compute()
+            if model is None:
+                raise InternalError("advise: no choice of steps, yet every step is optional")
+            return self.plan_of(model), master.cost
+
+    def _kept(self) -> set[int]:
+        """The steps the choice ranges over: every step that kills some shortcut noted, less the
+        supervisions and annotations of one example that another kept step replaces (it kills every
+        shortcut they kill, takes part in no pair and costs no more, with the add it needs unless the
+        example is the same): in any plan, the replacement costs no more and kills as much, so the
+        optimum over the kept steps is the optimum over all of them. Adds and annotations of a
+        concept are always kept, with the adds the kept steps need."""
+        masks = {v: sum(1 << k for k in shortcuts) for v, shortcuts in self.hits.items()}
+        paired = {x for ways in self.noted for a, adds in ways.paired for x in (a, *adds)}
+        kept: list[int] = []
+        for v in sorted(masks, key=lambda v: (-masks[v].bit_count(), self._price(v, None), v)):
+            s = self.steps[v - 1]
+            replaceable = s.action in (SUPERVISE, ANNOTATE_ONE) and v not in paired
+            if not replaceable or not any(
+                masks[v] & ~masks[u] == 0 and self._price(u, s.row) <= self.costs.of(s) for u in kept
+            ):
+                kept.append(v)
+        chosen = {*kept, *paired}
+        return chosen | {self.adds[r] for r in (self._lacking(v) for v in chosen) if r is not None}
+
+    def _lacking(self, v: int) -> Row | None:
+        """The example a step on a row the task lacks is on (its add needed), else None."""
+        s = self.steps[v - 1]
+        needs = s.action in (SUPERVISE, ANNOTATE_ONE) and s.row is not None and s.row not in self.present
+        return s.row if needs else None
+
+    def _price(self, v: int, row: Row | None) -> int:
+        """What taking step v costs in a plan that has the example `row` (None: no example),
+        with the add it needs."""
+        lacking = self._lacking(v)
+        extra = 0 if lacking is None or lacking == row else self.costs.of(self.steps[self.adds[lacking] - 1])
+        return self.costs.of(self.steps[v - 1]) + extra
 
     def plan_of(self, model: Sequence[int]) -> list[Step]:
-        """The steps a model of the master chooses, in candidate order."""
+        """The steps a model of the choice's MaxSAT sets, in candidate order."""
         true = {lit for lit in model if lit > 0}
         return [s for s in self.steps if self.var[s] in true]
 
@@ -254,17 +299,6 @@ class _Kills:
         if ways.through({self.var[s] for s in plan}):
             raise InternalError(f"advise: map {m} survives steps that kill it by the knowledge")
         return ways
-
-    @staticmethod
-    def clauses(ways: _Ways, new_var: Callable[[], int]) -> list[list[int]]:
-        """The hard clauses "some chosen step kills this shortcut" (a pair: a new literal of the
-        master's implying both halves)."""
-        first, rest = list(ways.single), []
-        for a, adds in ways.paired:
-            both = new_var()
-            first.append(both)
-            rest += [[-both, a], [-both, *adds]]
-        return [first, *rest]
 
     def cheapest(self, ways: _Ways) -> int:
         """The cost of the cheapest way (with the add steps it needs): no plan killing the shortcut
