@@ -128,12 +128,11 @@ def _hit(kills: _Kills, survivors: _Survivors, progress: Progress | None, settle
             state.plan = state.best = chosen
             state.minimal = True
             return state
-        if works and costs.total(plan) <= state.bound:  # a completion as cheap as the bound
-            state.plan = state.best = plan
-            state.minimal = True
-            return state
         if works and (state.best is None or costs.total(plan) < costs.total(state.best)):
             state.best = plan
+        if state.best is not None and costs.total(state.best) <= state.bound:  # a plan meets the bound
+            state.plan, state.minimal = state.best, True
+            return state
         if progress is not None:
             progress.known(**state.report())
             progress.update(
@@ -417,6 +416,7 @@ def sat_search(
         found.bound = int(exc.partial.get("bound", 0))  # type: ignore[call-overload]
         found.maps, found.choices = exc.partial.get("maps", 0), exc.partial.get("choices", 0)  # type: ignore[assignment]
         found.listed = bool(exc.partial.get("listed", False))
+        found.minimal = found.plan is not None and costs.total(found.plan) <= found.bound
     info.update(route="sat", shortcuts_listed=found.listed, shortcuts_noted=found.maps, choices=found.choices)
     if found.unkillable is not None:
         state.plan, state.count, state.bound, state.complete = None, None, costs.total(steps) + 1, True
