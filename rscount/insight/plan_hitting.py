@@ -17,7 +17,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
@@ -31,6 +30,7 @@ from .decisions import MapSolver
 from .maps import ConceptMap
 from .plan_counts import Advisor
 from .plan_search import Costs, SearchState
+from .plan_survivors import Guards, Listed, Survivors
 from .simplest import Counted, listed_shortcuts
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step
 
@@ -98,15 +98,15 @@ def hitting_plan(
     kills = _Kills(task, steps, costs)
     listed = listed_shortcuts(task, mode, counted)
     if listed is not None:
-        return _hit(kills, _Listed(kills, listed), progress, settle_by)
+        return _hit(kills, Listed(kills.kills, listed), progress, settle_by)
     with MapSolver(task, mode) as solver:
-        return _hit(kills, _Guards(solver, kills), progress, settle_by)
+        return _hit(kills, Guards(solver), progress, settle_by)
 
 
-def _hit(kills: _Kills, survivors: _Survivors, progress: Progress | None, settle_by: float | None) -> Hitting:
+def _hit(kills: _Kills, survivors: Survivors, progress: Progress | None, settle_by: float | None) -> Hitting:
     """hitting_plan's loop, with the shortcuts surviving a choice of steps from `survivors`: each
     choice is an optimum over every shortcut noted so far (kills.choose)."""
-    state, costs = Hitting(listed=isinstance(survivors, _Listed)), kills.costs
+    state, costs = Hitting(listed=isinstance(survivors, Listed)), kills.costs
     while True:
         chosen, cost = kills.choose()
         state.bound, state.choices = max(state.bound, cost), state.choices + 1
@@ -324,69 +324,6 @@ class _Kills:
         cheapest = min(extras, key=self.costs.total)
         chosen = taken | set(cheapest)
         return [s for s in self.steps if s in chosen]
-
-
-class _Survivors(Protocol):
-    """Where the shortcuts surviving a choice of steps come from."""
-
-    def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
-        """A shortcut of the task after `plan` (None: the intended map is the only optimal one)."""
-
-
-class _Listed:
-    """Survivors from every shortcut listed: the first that no step of the plan kills (the steps
-    only add constraints, so the plan's shortcuts are among the task's)."""
-
-    def __init__(self, kills: _Kills, shortcuts: Sequence[ConceptMap]) -> None:
-        self.kills, self.shortcuts = kills, list(shortcuts)
-
-    def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
-        """The first shortcut listed that `plan` does not kill (None: none; ways() cross-checks it)."""
-        return next((m for m in self.shortcuts if not self.kills.kills(m, plan)), None)
-
-
-class _Guards:
-    """The steps' constraints on one incremental solver, each in force under a literal of its own
-    (added the first time a plan takes the step), so that a plan is a set of assumptions."""
-
-    def __init__(self, solver: MapSolver, kills: _Kills) -> None:
-        self.solver, self.kills = solver, kills
-        self.guard: dict[Step, int] = {}
-        self.pairs: set[tuple[Step, Row]] = set()
-
-    def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
-        """A shortcut of the task after `plan` (None: the intended map is the only optimal one)."""
-        for a in plan:  # an annotation covers the rows the plan adds
-            for s in plan:
-                if a.action == ANNOTATE and s.action == ADD and s.row is not None:
-                    self._pair(a, s.row)
-        units = [[self._guard(s)] for s in plan]
-        return self.solver.some_map([self.solver.not_the_identity(), *units])
-
-    def _pair(self, annotation: Step, row: Row) -> None:
-        if (annotation, row) not in self.pairs:
-            self.pairs.add((annotation, row))
-            j = self.solver.task.names.index(annotation.concept or "")
-            self.solver.guard_values(row, [j], self._guard(annotation), self._guard(Step(ADD, row)))
-
-    def _guard(self, s: Step) -> int:
-        if s in self.guard:
-            return self.guard[s]
-        solver, task = self.solver, self.solver.task
-        g = self.guard[s] = solver.new_var()
-        if s.action == ANNOTATE:
-            j = task.names.index(s.concept or "")
-            for row in task.support.rows:
-                solver.guard_values(row, [j], g)
-        elif s.row is None:
-            raise InternalError(f"advise: step {s} has no row")
-        elif s.action == ADD:
-            solver.guard_row(s.row, g)
-        elif s.action == SUPERVISE:
-            solver.guard_values(s.row, range(len(task.concepts)), g)
-        else:
-            solver.guard_values(s.row, [task.names.index(s.concept or "")], g)
-        return g
 
 
 def sat_search(
