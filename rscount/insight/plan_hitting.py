@@ -170,15 +170,14 @@ class _Kills:
 
     def choose(self) -> tuple[list[Step], int]:
         """The cheapest set of candidate steps killing every shortcut noted, and its cost (no plan
-        costs less): weighted MaxSAT (RC2) over the steps that kill some shortcut noted, one per
-        class of interchangeable steps (_kept)."""
+        costs less): weighted MaxSAT (RC2) over the steps that kill some shortcut noted and no other
+        step replaces (_kept)."""
         kept = self._kept()
         formula = WCNF()
         for v in sorted(kept):
-            s = self.steps[v - 1]
-            formula.append([-v], weight=self.costs.of(s))
-            if s.action in (SUPERVISE, ANNOTATE_ONE) and s.row is not None and s.row not in self.present:
-                formula.append([-v, self.adds[s.row]])  # a step on a row the task lacks needs its add
+            formula.append([-v], weight=self.costs.of(self.steps[v - 1]))
+            if (row := self._lacking(v)) is not None:
+                formula.append([-v, self.adds[row]])  # a step on a row the task lacks needs its add
         top = len(self.steps)
         for ways in self.noted:
             clause = [v for v in ways.single if v in kept]

@@ -13,7 +13,7 @@ from rscount import count
 from rscount.insight.plan_hitting import _Kills
 from rscount.insight.plan_search import Costs, moves
 from rscount.insight.simplest import Counted, listed_shortcuts
-from rscount.insight.steps import ACTIONS, ADD, ANNOTATE_ONE, SUPERVISE
+from rscount.insight.steps import ACTIONS, ADD, ANNOTATE_ONE, SUPERVISE, Step
 from rscount.task.model import Mode
 
 
@@ -23,7 +23,7 @@ def _cheapest_over_every_step(kills: _Kills) -> int:
     for v, s in enumerate(kills.steps, start=1):
         formula.append([-v], weight=kills.costs.of(s))
         if s.action in (SUPERVISE, ANNOTATE_ONE) and s.row not in kills.present:
-            formula.append([-v, kills.var[type(s)(ADD, s.row)]])
+            formula.append([-v, kills.var[Step(ADD, s.row)]])
     for ways in kills.noted:
         clause = list(ways.single)
         for a, adds in ways.paired:
