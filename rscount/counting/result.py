@@ -13,7 +13,9 @@ from .settings import Method
 class CountResult:
     """A count of optimal concept maps (the estimate, for approximate methods), with ApproxMC's
     epsilon, delta and seed when approximate, the CNF's size when one was built (variables,
-    clauses, map_variables) and method-specific details."""
+    clauses, map_variables) and method-specific details. `classes`: the permutation classes with
+    optimal maps (representative, size) when the search counted few of them, so that listing or
+    tallying the maps does not walk the permutations again (markov-chain: 20 s of a 28 s listing)."""
 
     count: int
     exact: bool
@@ -24,6 +26,7 @@ class CountResult:
     seed: int | None = None
     details: dict[str, Any] = field(default_factory=dict)
     cnf_size: dict[str, int] | None = None
+    classes: list[tuple[tuple[int, ...], int]] | None = None
 
     @property
     def intended(self) -> int:

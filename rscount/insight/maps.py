@@ -26,11 +26,11 @@ from pysdd.sdd import SddManager, SddNode, Vtree
 from ..counting.budget import Budget
 from ..counting.engines.class_search.search import all_classes
 from ..counting.engines.value_maps import ValueMapSdds
-from ..counting.methods.search import SearchedMaps
+from ..counting.methods.search import Classes, SearchedMaps
 from ..counting.problem import CountProblem
 from ..encoding.value_codes import ValueMapCoding
 from ..errors import InternalError, NotApplicable
-from ..knowledge.sdd import node_counts, scaled
+from ..knowledge.sdd import Circuit, scaled
 from ..knowledge.symmetry_groups import ConceptGroup, symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
@@ -95,7 +95,8 @@ class SddModels:
     def __init__(self, manager: SddManager, root: SddNode) -> None:
         self.manager = manager
         self.root = root
-        self._counts = node_counts(root)
+        circuit = Circuit(manager, root)
+        self._counts = dict(zip(circuit.ids, circuit.values()))
         self.count = scaled(root, manager.var_count(), self._counts)
         self._vars: dict[int, list[int]] = {}
 
@@ -286,11 +287,11 @@ def class_moves(
     return list(found.values())
 
 
-def searched_maps(task: Task, mode: Mode, max_nodes: int) -> list[ConceptMap]:
-    """Every optimal map, from the search method's counts with values pinned (its classes, each
-    class's value maps found value by value, moved over the class); past `max_nodes` search nodes,
-    TooManyNodes. For small counts: this lists them."""
-    searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=max_nodes))
+def searched_maps(task: Task, mode: Mode, max_nodes: int, classes: Classes | None = None) -> list[ConceptMap]:
+    """Every optimal map, from the search method's counts with values pinned (its classes, or
+    `classes` kept by its count, each class's value maps found value by value, moved over the
+    class); past `max_nodes` search nodes, TooManyNodes. For small counts: this lists them."""
+    searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=max_nodes), classes)
     inputs, outputs = symmetry_groups(task, mode, searched.blocks)
     maps: list[ConceptMap] = []
     for rep, size in searched.classes:

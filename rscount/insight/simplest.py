@@ -16,6 +16,7 @@ from pysat.card import ITotalizer
 
 from ..counting.budget import Declined
 from ..counting.methods.linear import optimal_maps
+from ..counting.methods.search import Classes
 from ..counting.methods.source_tuples import fitting_maps
 from ..counting.problem import CountProblem
 from ..counting.result import CountResult
@@ -42,6 +43,7 @@ class Counted:
     shortcuts: int
     nodes: int = 0
     method: Method | None = None
+    classes: Classes | None = None  # the search's classes with maps, when it kept them
 
     @classmethod
     def of(cls, result: CountResult | None) -> Counted | None:
@@ -49,7 +51,7 @@ class Counted:
         if result is None or not result.exact:
             return None
         nodes = result.details.get("search_nodes", 0) if result.method == Method.SEARCH else 0
-        return cls(result.count - 1, nodes if isinstance(nodes, int) else 0, result.method)
+        return cls(result.count - 1, nodes if isinstance(nodes, int) else 0, result.method, result.classes)
 
     @property
     def listing_nodes(self) -> int:
@@ -111,7 +113,7 @@ def every_shortcut(
     if listed is not None:
         return listed
     try:
-        maps = searched_maps(task, mode, counted.listing_nodes)
+        maps = searched_maps(task, mode, counted.listing_nodes, counted.classes)
     except Declined:
         with MapSolver(task, mode) as solver:
             return every_map(solver, shortcuts, found, seconds)

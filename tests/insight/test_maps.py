@@ -14,6 +14,8 @@ from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
 from strategies.randomtasks import SETTINGS, Spec, symmetric_specs
 
 from rscount.counting.budget import TooManyNodes
+from rscount.counting.dispatch import count_task
+from rscount.counting.settings import CountSettings, Method
 from rscount.insight.maps import ConceptMap, searched_maps
 from rscount.knowledge.loading import task_from_dict
 from rscount.task.model import Mode
@@ -30,6 +32,18 @@ def test_searched_maps_are_the_brute_force_maps_each_once(drawn: Drawn):
     mode = Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
     listed = [as_values(m, drawn.problem.domains) for m in searched_maps(drawn.task(), mode, 10**7)]
     assert len(listed) == len(set(listed))
+    assert set(listed) == set(Truth(drawn.problem).maps)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(st.one_of(plain_tasks(), object_tasks()))
+def test_classes_a_search_count_keeps_list_the_brute_force_maps(drawn: Drawn):
+    mode = Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
+    task = drawn.task()
+    result = count_task(task, CountSettings(method=Method.SEARCH, mode=mode))
+    assert result.classes is not None
+    listed = [as_values(m, drawn.problem.domains) for m in searched_maps(task, mode, 10**7, result.classes)]
+    assert len(listed) == len(set(listed)) == result.count
     assert set(listed) == set(Truth(drawn.problem).maps)
 
 

@@ -10,8 +10,9 @@ from pysdd.sdd import SddManager, SddNode, Vtree
 
 from ... import sat
 from ...encoding.value_codes import Reading, ValueMapCoding
+from ...errors import InternalError
 from ...knowledge.circuit import FALSE, CNFBuilder
-from ...knowledge.sdd import SddAlgebra, model_count
+from ...knowledge.sdd import Circuit, SddAlgebra
 
 Group = tuple[list[str], list[int]]
 Marginals = dict[tuple[int, int], list[int]]  # per (owner o, value number v): models with f_o(v) = each u
@@ -58,22 +59,27 @@ class ValueMapSdds:
     def tally(self, pi: tuple[int, ...], owners: Iterable[int] = (), group: Group | None = None) -> Tally:
         """Models of `compile(pi, group)` over all code variables, and for each value number v that
         an owner o of `owners` shows, the models with f_o(v) = each value number u of D_pi(o), in
-        order: the value maps valid with pi counted with one value fixed. Garbage is collected after."""
+        order: the value maps valid with pi counted with one value fixed. Garbage is collected after.
+        One weighted count per (o, v) gives every u: bit b of f_o(v)'s code weighs B^(2^b), so the
+        count is the sum over u of B^u times the models with f_o(v) = u, each below B."""
         root = self.compile(pi, group)
-        total = model_count(self.manager, root)
+        circuit = Circuit(self.manager, root)
+        root.deref()
+        self.manager.garbage_collect()
+        total = circuit.count()
         found: Marginals = {}
         chosen = set(owners)
+        width = total.bit_length()
         for o, v in self.coding.var if total else ():
             if o not in chosen:
                 continue
-            found[o, v] = []
-            for u in range(self.coding.sizes[pi[o]]):
-                node = root & self._code(o, v, u)
-                node.ref()
-                found[o, v].append(model_count(self.manager, node))
-                node.deref()
-        root.deref()
-        self.manager.garbage_collect()
+            bits = self.coding.var[o, v]
+            weighed = circuit.count({x: (1 << (width << b), 1) for b, x in enumerate(bits)})
+            digits = [weighed >> (width * u) & ((1 << width) - 1) for u in range(1 << len(bits))]
+            size = self.coding.sizes[pi[o]]
+            if any(digits[size:]) or sum(digits) != total:
+                raise InternalError(f"the value maps' marginals of value {v} of concept {o} do not sum up")
+            found[o, v] = digits[:size]
         return total, found
 
     def count(self, pi: tuple[int, ...], group: Group | None = None) -> int:

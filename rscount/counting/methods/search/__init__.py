@@ -6,6 +6,6 @@ with their value maps by pinned counts, for listing maps and the forecast's marg
 
 from .backend import Counter
 from .identification import loose_concepts
-from .listing import SearchedMaps
+from .listing import Classes, SearchedMaps
 
-__all__ = ["Counter", "SearchedMaps", "loose_concepts"]
+__all__ = ["Classes", "Counter", "SearchedMaps", "loose_concepts"]

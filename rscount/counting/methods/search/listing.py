@@ -17,17 +17,22 @@ from .backend import Counter
 from .slot_orders import Slot
 from .value_search import Pins
 
+Classes = list[tuple[tuple[int, ...], int]]  # permutation classes: representative, size
+
 
 class SearchedMaps:
     """The permutation classes of a problem with optimal maps (one representative each, with its
-    size) and, per class, its value maps by pinned counts; `budget.max_nodes` (None: no bound)
-    caps the search nodes of all its counts together (TooManyNodes past it)."""
+    size; `classes` when a count by search kept them) and, per class, its value maps by pinned
+    counts; `budget.max_nodes` (None: no bound) caps the search nodes of all its counts together
+    (TooManyNodes past it)."""
 
-    def __init__(self, problem: CountProblem, budget: Budget) -> None:
+    def __init__(self, problem: CountProblem, budget: Budget, classes: Classes | None = None) -> None:
         self.counter = Counter(problem)
         self.counter.search.max_nodes = budget.max_nodes
         self.coding = self.counter.coding
-        self.classes = [(pi, size) for pi, size in self.counter.classes() if self.counter.models(pi)]
+        if classes is None:
+            classes = [(pi, size) for pi, size in self.counter.classes() if self.counter.models(pi)]
+        self.classes = classes
         self.slots = sorted(self.coding.var)
 
     @property
