@@ -8,14 +8,18 @@ from typing import Any
 
 from .settings import Method
 
+CLASSES_KEPT = 10_000  # classes with maps a count keeps in its result (for listing and tallying)
+CountedClasses = list[tuple[tuple[int, ...], int, int]]  # representative, class size, maps per member
+
 
 @dataclass
 class CountResult:
     """A count of optimal concept maps (the estimate, for approximate methods), with ApproxMC's
     epsilon, delta and seed when approximate, the CNF's size when one was built (variables,
     clauses, map_variables) and method-specific details. `classes`: the permutation classes with
-    optimal maps (representative, size) when the search counted few of them, so that listing or
-    tallying the maps does not walk the permutations again (markov-chain: 20 s of a 28 s listing)."""
+    optimal maps (representative, size, maps per member) when a sum over classes had few of them,
+    so that listing, tallying or grouping the maps does not walk the permutations again
+    (markov-chain: 20 s of a 28 s listing)."""
 
     count: int
     exact: bool
@@ -26,7 +30,14 @@ class CountResult:
     seed: int | None = None
     details: dict[str, Any] = field(default_factory=dict)
     cnf_size: dict[str, int] | None = None
-    classes: list[tuple[tuple[int, ...], int]] | None = None
+    classes: CountedClasses | None = None
+
+    def keep_class(self, pi: tuple[int, ...], size: int, models: int) -> None:
+        """Note a class counted (kept while CLASSES_KEPT or fewer have maps)."""
+        if models and self.classes is not None:
+            self.classes.append((pi, size, models))
+            if len(self.classes) > CLASSES_KEPT:
+                self.classes = None
 
     @property
     def intended(self) -> int:

@@ -162,17 +162,17 @@ def explain(
     else:
         order = "fewest changed concepts, then fewest changed values, first"
         found = _simplest(task, mode, show, counted, settings, stopped)
-    summary = found.summary or part("summarising every optimal map", _summary_of, task, mode, seed)
     grouped = None
     if counted is not None and counted.shortcuts:  # an exact count with shortcuts: their kinds
         by_search = counted.method == Method.SEARCH
         grouped = (
             listed_kinds(task, mode, found.every)
             if found.every is not None
-            else part("grouping the maps into kinds", kinds, task, mode, by_search)
+            else part("grouping the maps into kinds", kinds, task, mode, by_search, None, counted.classes)
         )
         if grouped is not None and grouped.maps != counted.shortcuts + 1:
             raise InternalError(f"explain: the kinds of {task.name} hold {grouped.maps} maps, not the count")
+    summary = found.summary or part("summarising every optimal map", _summary_of, task, mode, seed)
     return Explanation(
         task.name,
         mode,

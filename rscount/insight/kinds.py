@@ -16,8 +16,9 @@ from ..counting.engines.class_search.search import all_classes
 from ..counting.engines.value_maps import Tally
 from ..counting.methods.search import SearchedMaps
 from ..counting.problem import CountProblem
+from ..counting.result import CountedClasses
 from ..errors import InternalError
-from ..knowledge.symmetry_groups import Blocks, ConceptGroup, symmetry_groups
+from ..knowledge.symmetry_groups import Blocks, ConceptGroup, class_blocks, symmetry_groups
 from ..progress import Progress
 from ..task.model import Mode, Task
 from .maps import ConceptMap
@@ -69,10 +70,19 @@ class Kinds:
         return {"total": self.total, "maps": self.maps, "listed": self.listed}
 
 
-def kinds(task: Task, mode: Mode, by_search: bool = False, progress: Progress | None = None) -> Kinds:
+def kinds(
+    task: Task,
+    mode: Mode,
+    by_search: bool = False,
+    progress: Progress | None = None,
+    counted: CountedClasses | None = None,
+) -> Kinds:
     """The kinds of the optimal maps of `task` in `mode` (disentangled or objects), from the
-    permutation classes and each class's count."""
-    tallies, blocks = class_tallies(task, mode, progress, by_search, marginals=False)
+    permutation classes and each class's count (those a count kept, `counted`, when given)."""
+    if counted is None:
+        tallies, blocks = class_tallies(task, mode, progress, by_search, marginals=False)
+    else:
+        tallies, blocks = [(rep, size, (n, {})) for rep, size, n in counted], class_blocks(task, mode)
     h_in, h_out = symmetry_groups(task, mode, blocks)
     total = maps = 0
     found: list[tuple[int, tuple[int, ...]]] = []

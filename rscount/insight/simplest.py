@@ -16,10 +16,9 @@ from pysat.card import ITotalizer
 
 from ..counting.budget import Declined
 from ..counting.methods.linear import optimal_maps
-from ..counting.methods.search import Classes
 from ..counting.methods.source_tuples import fitting_maps
 from ..counting.problem import CountProblem
-from ..counting.result import CountResult
+from ..counting.result import CountedClasses, CountResult
 from ..counting.settings import Method
 from ..errors import InternalError
 from ..task.model import Mode, Task
@@ -43,7 +42,7 @@ class Counted:
     shortcuts: int
     nodes: int = 0
     method: Method | None = None
-    classes: Classes | None = None  # the search's classes with maps, when it kept them
+    classes: CountedClasses | None = None  # the count's classes with maps, when it kept them
 
     @classmethod
     def of(cls, result: CountResult | None) -> Counted | None:
@@ -113,7 +112,8 @@ def every_shortcut(
     if listed is not None:
         return listed
     try:
-        maps = searched_maps(task, mode, counted.listing_nodes, counted.classes)
+        kept = None if counted.classes is None else [(pi, size) for pi, size, _ in counted.classes]
+        maps = searched_maps(task, mode, counted.listing_nodes, kept)
     except Declined:
         with MapSolver(task, mode) as solver:
             return every_map(solver, shortcuts, found, seconds)

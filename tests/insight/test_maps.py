@@ -35,14 +35,16 @@ def test_searched_maps_are_the_brute_force_maps_each_once(drawn: Drawn):
     assert set(listed) == set(Truth(drawn.problem).maps)
 
 
-@settings(max_examples=40, **SETTINGS)
-@given(st.one_of(plain_tasks(), object_tasks()))
-def test_classes_a_search_count_keeps_list_the_brute_force_maps(drawn: Drawn):
+@pytest.mark.parametrize("method", [Method.DECOMPOSE, Method.SEARCH])
+@settings(max_examples=30, **SETTINGS)
+@given(drawn=st.one_of(plain_tasks(), object_tasks()))
+def test_classes_a_count_keeps_list_the_brute_force_maps(method: Method, drawn: Drawn):
     mode = Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
     task = drawn.task()
-    result = count_task(task, CountSettings(method=Method.SEARCH, mode=mode))
+    result = count_task(task, CountSettings(method=method, mode=mode))
     assert result.classes is not None
-    listed = [as_values(m, drawn.problem.domains) for m in searched_maps(task, mode, 10**7, result.classes)]
+    kept = [(pi, size) for pi, size, _ in result.classes]
+    listed = [as_values(m, drawn.problem.domains) for m in searched_maps(task, mode, 10**7, kept)]
     assert len(listed) == len(set(listed)) == result.count
     assert set(listed) == set(Truth(drawn.problem).maps)
 

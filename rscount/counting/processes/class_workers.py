@@ -56,8 +56,8 @@ class ClassWorkers:
             self.processes.append(process)
         self.details: dict[str, Any] = {}
 
-    def counts(self, classes: Iterable[tuple[Pi, int]]) -> Iterator[tuple[int, int]]:
-        """(N(pi), class size) for every class, in the order the workers finish them."""
+    def counts(self, classes: Iterable[tuple[Pi, int]]) -> Iterator[tuple[int, int, Pi]]:
+        """(N(pi), class size, pi) for every class, in the order the workers finish them."""
         found = iter(classes)
         idle, pending = list(self.conns), {}
         more = True
@@ -69,13 +69,13 @@ class ClassWorkers:
                     break
                 conn = idle.pop()
                 conn.send([pi for pi, _ in batch])
-                pending[conn] = [size for _, size in batch]
+                pending[conn] = batch
             if not pending:
                 return
             for ready in wait(list(pending)):
                 done = next(c for c in pending if c is ready)
-                sizes = pending.pop(done)
-                yield from zip(self._answer(done), sizes)
+                batch = pending.pop(done)
+                yield from ((models, size, pi) for models, (pi, size) in zip(self._answer(done), batch))
                 idle.append(done)
 
     @staticmethod

@@ -51,8 +51,8 @@ class DaskClassWorkers:
         self.in_flight = max(1, threads) * IN_FLIGHT
         self.details: dict[str, Any] = {"dask_workers": len(self.client.nthreads()), "dask_threads": threads}
 
-    def counts(self, classes: Iterable[tuple[Pi, int]]) -> Iterator[tuple[int, int]]:
-        """(N(pi), class size) for every class, in the order the batches finish."""
+    def counts(self, classes: Iterable[tuple[Pi, int]]) -> Iterator[tuple[int, int, Pi]]:
+        """(N(pi), class size, pi) for every class, in the order the batches finish."""
         from concurrent.futures import CancelledError
 
         from distributed import as_completed
@@ -83,7 +83,7 @@ class DaskClassWorkers:
                     self.make_counter = self._scatter_again()
                 pending.add(send(batch, times + 1))  # type: ignore[no-untyped-call]
                 continue
-            yield from zip(counted, (size for _, size in batch))
+            yield from ((models, size, pi) for models, (pi, size) in zip(counted, batch))
             following = submit()
             if following is not None:
                 pending.add(following)  # type: ignore[no-untyped-call]

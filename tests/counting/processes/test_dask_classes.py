@@ -75,7 +75,7 @@ def test_workers_killed_mid_count_cost_only_their_classes(dying_address, tmp_pat
         return Dying()
 
     with DaskClassWorkers(dying_counter, dying_address) as workers:
-        total = sum(models * size for models, size in workers.counts(classes))
+        total = sum(models * size for models, size, _ in workers.counts(classes))
     assert all(marker.exists() for marker in markers)  # the workers did die in the middle of the count
     assert total == 38172072960  # the pin of MANY_CLASSES
 
@@ -100,7 +100,7 @@ def test_every_batch_dask_cancels_is_sent_again(dask_address) -> None:
             return future
 
         workers.client.submit = cancelling_submit
-        total = sum(models * size for models, size in workers.counts(classes))
+        total = sum(models * size for models, size, _ in workers.counts(classes))
     assert len(cancelled) == workers.in_flight > RESUBMIT and total == 38172072960
 
 

@@ -51,9 +51,11 @@ class DecomposeBackend:
             found = list(found)
             bound.total_classes = len(found)
         details: dict[str, Any] = {}
+        result = CountResult(0, True, self.method, classes=[])
         with _class_counts(problem, found, settings, details, checker) as counts:
-            for models, size in counts:
+            for models, size, pi in counts:
                 bound.counted(models, size)
+                result.keep_class(pi, size, models)
         bound.finished()
         details.update(
             blocks=search.blocks, classes=bound.classes, nonzero=bound.nonzero, search=search.strategy
@@ -62,7 +64,8 @@ class DecomposeBackend:
             details["counted_while_found"] = True
         if settings.jobs > 1 and not settings.dask:
             details["jobs"] = settings.jobs
-        return CountResult(bound.total, True, self.method, time.perf_counter() - start, details=details)
+        result.count, result.seconds, result.details = bound.total, time.perf_counter() - start, details
+        return result
 
 
 class _Bound:
@@ -133,8 +136,8 @@ def _class_counts(
     settings: CountSettings,
     details: dict[str, Any],
     counter: ClassCounter | None,
-) -> Iterator[Iterator[tuple[int, int]]]:
-    """(N(pi), class size) of every class found: counted here (by `counter` if given, whose
+) -> Iterator[Iterator[tuple[int, int, tuple[int, ...]]]]:
+    """(N(pi), class size, pi) of every class found: counted here (by `counter` if given, whose
     factors the class search may have found), by the settings' `jobs` worker processes or on the
     Dask cluster at `dask` while this one finds the classes; `details` receives the workers'
     details at the end."""
@@ -146,7 +149,7 @@ def _class_counts(
         workers = ClassWorkers(make_counter, settings.jobs)
     else:
         counter = counter or make_counter()
-        yield ((counter.count(pi), size) for pi, size in found)
+        yield ((counter.count(pi), size, pi) for pi, size in found)
         details.update(counter.details())
         return
     with workers:

@@ -29,8 +29,6 @@ from ...result import CountResult
 from ...settings import CountSettings, Method
 from .value_search import Pins, ValueSearch
 
-CLASSES_KEPT = 10_000  # classes with maps a count keeps in its result (for listing and tallying)
-
 
 class SearchBackend:
     """Sum over permutation classes of value-map counts found by depth-first search."""
@@ -64,23 +62,21 @@ class SearchBackend:
                 )
 
         walk = Walk(report)
-        kept: list[tuple[tuple[int, ...], int]] | None = []
+        result = CountResult(0, True, self.method, classes=[])
         for pi, size in counter.classes(walk):
             if budget.max_classes is not None and classes_done >= budget.max_classes:
                 raise TooManyClasses(f"search: more than {budget.max_classes} permutation classes")
             models = counter.models(pi)
             total += size * models
             classes_done += 1
-            if models and kept is not None:
-                kept.append((pi, size))
-                kept = kept if len(kept) <= CLASSES_KEPT else None
+            result.keep_class(pi, size, models)
         details: dict[str, Any] = {
             "classes": classes_done,
             "group_factors": len(counter.factors),
             "search_nodes": counter.search.nodes - nodes,
         }
-        seconds = time.perf_counter() - start
-        return CountResult(total, True, self.method, seconds, details=details, classes=kept)
+        result.count, result.seconds, result.details = total, time.perf_counter() - start, details
+        return result
 
 
 class Counter:
