@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..counting.dispatch import count_task
-from ..counting.result import CountResult
+from ..counting.result import CountedClasses, CountResult
 from ..counting.settings import CountSettings, Method
 from ..encoding.value_codes import ValueMapCoding
 from ..errors import InternalError, InvalidSetting, NotApplicable
@@ -112,13 +112,19 @@ def _floats(tree: Any) -> Any:
 
 class MapMarginals:
     """`joint[i, j][v][u]` times `scale`: the optimal maps of a task with pi(i) = j and f_i(v) = u
-    (value numbers), for every pair (i, j) that some optimal map has; `count` optimal maps in all."""
+    (value numbers), for every pair (i, j) that some optimal map has; `count` optimal maps in all;
+    over the classes a count kept (`counted`) when given, else over those found afresh."""
 
     def __init__(
-        self, task: Task, mode: Mode, progress: Progress | None = None, by_search: bool = False
+        self,
+        task: Task,
+        mode: Mode,
+        progress: Progress | None = None,
+        by_search: bool = False,
+        counted: CountedClasses | None = None,
     ) -> None:
         self.task = task
-        tallies, blocks = class_tallies(task, mode, progress, by_search)
+        tallies, blocks = class_tallies(task, mode, progress, by_search, counted=counted)
         h_in, h_out = symmetry_groups(task, mode, blocks)
         inputs, outputs = h_in.orbits(), h_out.orbits()
         self.scale = math.lcm(*map(len, inputs)) * math.lcm(*map(len, outputs))
@@ -182,7 +188,7 @@ def forecast(
     listed = _listed(task, mode, test, counted, start)
     if listed is not None:
         return listed
-    marginals = MapMarginals(task, mode, progress, by_search=counted.method == Method.SEARCH)
+    marginals = MapMarginals(task, mode, progress, counted.method == Method.SEARCH, counted.classes)
     concepts = task.concepts
     reads = {c.name: {s.name: Fraction(0) for s in concepts} for c in concepts}
     fed: list[list[int]] = [[] for _ in concepts]

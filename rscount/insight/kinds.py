@@ -30,21 +30,33 @@ Tallies = list[tuple[tuple[int, ...], int, Tally]]
 
 
 def class_tallies(
-    task: Task, mode: Mode, progress: Progress | None, by_search: bool, marginals: bool = True
+    task: Task,
+    mode: Mode,
+    progress: Progress | None,
+    by_search: bool,
+    marginals: bool = True,
+    counted: CountedClasses | None = None,
 ) -> tuple[Tallies, Blocks]:
     """Per permutation class (representative, size), its maps' tally (with `marginals`, the maps
     per image of each seen value; else the count alone), and the symmetry blocks of the classes:
     `by_search` (the search method counted the task), by its counts with values pinned while they
     take at most MARGINAL_NODES search nodes (a program over ten thousand rows: seconds); else by
-    the decomposition (SAT-pruned classes, value maps by SDD or tables)."""
+    the decomposition (SAT-pruned classes, value maps by SDD or tables). The classes a count kept
+    (`counted`) are not looked for again, and give the counts alone as they are."""
+    if counted is not None and not marginals:
+        return [(rep, size, (n, {})) for rep, size, n in counted], class_blocks(task, mode)
+    kept = None if counted is None else [(rep, size) for rep, size, _ in counted]
     if by_search:
         try:
-            searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=MARGINAL_NODES))
+            searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=MARGINAL_NODES), kept)
             tally = searched.tally if marginals else lambda rep: (searched.counter.models(rep), {})
             return [(rep, size, tally(rep)) for rep, size in searched.classes], searched.blocks
         except Declined:
             pass
-    classes, blocks = all_classes(CountProblem(task, mode, progress), progress)
+    if kept is None:
+        classes, blocks = all_classes(CountProblem(task, mode, progress), progress)
+    else:
+        classes, blocks = kept, class_blocks(task, mode)
     counter = ClassCounter(task, mode)
     tallies = []
     for number, (rep, size) in enumerate(classes, start=1):
@@ -79,10 +91,7 @@ def kinds(
 ) -> Kinds:
     """The kinds of the optimal maps of `task` in `mode` (disentangled or objects), from the
     permutation classes and each class's count (those a count kept, `counted`, when given)."""
-    if counted is None:
-        tallies, blocks = class_tallies(task, mode, progress, by_search, marginals=False)
-    else:
-        tallies, blocks = [(rep, size, (n, {})) for rep, size, n in counted], class_blocks(task, mode)
+    tallies, blocks = class_tallies(task, mode, progress, by_search, marginals=False, counted=counted)
     h_in, h_out = symmetry_groups(task, mode, blocks)
     total = maps = 0
     found: list[tuple[int, tuple[int, ...]]] = []

@@ -31,7 +31,14 @@ TASKS = REPO / "tasks"
 
 
 ROUTES = pytest.mark.parametrize(
-    "route", ["listed by search", "listed by SAT", "marginals by search", "marginals by decomposition"]
+    "route",
+    [
+        "listed by search",
+        "listed by SAT",
+        "marginals by search",
+        "marginals by decomposition",
+        "marginals by decomposition, classes found afresh",
+    ],
 )
 
 
@@ -43,14 +50,15 @@ def _declined(*args):
 def _by(route: str) -> Iterator[None]:
     """Forecast from every map (the default for small counts: listed by the search method's pinned
     counts, or by SAT when the search declines) or from marginals (by pinned counts or by the
-    decomposition), whichever method counted the task."""
+    decomposition, over the classes the count kept or found afresh), whichever method counted."""
     tallies = forecast_module.class_tallies
     with contextlib.ExitStack() as stack:
         if route.startswith("marginals"):
             stack.enter_context(mock.patch.object(simplest, "LISTED_MAX", -1))
 
-            def routed(task, mode, progress, _counted_by_search):
-                return tallies(task, mode, progress, route == "marginals by search")
+            def routed(task, mode, progress, _counted_by_search, counted=None):
+                kept = None if route.endswith("afresh") else counted
+                return tallies(task, mode, progress, route == "marginals by search", counted=kept)
 
             stack.enter_context(mock.patch.object(forecast_module, "class_tallies", routed))
         elif route == "listed by SAT":
