@@ -21,7 +21,7 @@ from ..sinks import terminal
 from ..task.model import Mode, Task
 from .decisions import MapSolver
 from .jrs_pairs import jrs_shortcuts
-from .kinds import kinds, listed_kinds
+from .kinds import class_summary, kinds, listed_kinds
 from .maps import ConceptMap, MapSpace, identity_map, violation
 from .simplest import LISTED_MAX, Counted, every_shortcut, linear_shortcuts, listed_shortcuts, simplest_maps
 from .unidentified import from_maps, unidentified_concepts
@@ -172,7 +172,11 @@ def explain(
         )
         if grouped is not None and grouped.maps != counted.shortcuts + 1:
             raise InternalError(f"explain: the kinds of {task.name} hold {grouped.maps} maps, not the count")
-    summary = found.summary or part("summarising every optimal map", _summary_of, task, mode, seed)
+    summary = found.summary
+    if summary is None and counted is not None and counted.classes is not None:
+        summary = part("summarising every optimal map", class_summary, task, mode, counted.classes)
+    elif summary is None:
+        summary = part("summarising every optimal map", _summary_of, task, mode, seed)
     return Explanation(
         task.name,
         mode,

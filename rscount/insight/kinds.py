@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from ..counting.budget import Budget, Declined
@@ -64,6 +65,35 @@ def class_tallies(
             progress.update(f"permutation class {number}/{len(classes)}")
         tallies.append((rep, size, counter.tally(rep, marginals)))
     return tallies, blocks
+
+
+def class_summary(task: Task, mode: Mode, counted: CountedClasses) -> dict[str, Any]:
+    """explain's summary, exact, from the classes a count kept: per predicted concept j, the optimal
+    maps in which it reads itself, and those in which it also keeps every value. A uniformly drawn
+    member h_out . rep . h_in of a class has pi(j) = j when h_in(j) = s (uniform on j's orbit) and
+    h_out moves rep(s) to j (uniform on rep(s)'s orbit); its f_j is rep's f_s (ClassCounter.identities)."""
+    h_in, h_out = symmetry_groups(task, mode, class_blocks(task, mode))
+    inputs, outputs = h_in.orbits(), h_out.orbits()
+    counter = ClassCounter(task, mode)
+    reads = [Fraction(0)] * len(task.concepts)
+    keeps = [Fraction(0)] * len(task.concepts)
+    maps = 0
+    for rep, size, n in counted:
+        maps += size * n
+        kept = counter.identities(rep)
+        for j, orbit in enumerate(inputs):
+            for s in orbit:
+                if j in outputs[rep[s]]:
+                    share = Fraction(size, len(orbit) * len(outputs[rep[s]]))
+                    reads[j] += share * n
+                    keeps[j] += share * kept[s]
+    if any(x.denominator != 1 for x in (*reads, *keeps)):
+        raise InternalError(f"explain: the summary of {task.name} counts a fraction of a map")
+    rows = [
+        {"concept": c.name, "reads_itself": int(r), "keeps_meaning": int(k)}
+        for c, r, k in zip(task.concepts, reads, keeps)
+    ]
+    return {"exact": True, "over": maps, "concepts": rows}
 
 
 @dataclass(frozen=True)

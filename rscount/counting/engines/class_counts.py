@@ -55,6 +55,35 @@ class ClassCounter:
             key: [n * (total // factor) for n in row] for factor, fixed in parts for key, row in fixed.items()
         }
 
+    def identities(self, pi: tuple[int, ...]) -> list[int]:
+        """Per ground-truth concept s, the optimal maps with pi whose f_s sends every value to the
+        same value number (seen values pinned by the engine that counts the factor, unseen ones
+        keeping one of their |D_pi(s)| images)."""
+        coding, total = self.coding, self.count(pi)
+        seen: dict[int, int] = {}  # per owner: maps with its seen values kept
+        if total and not self.groups:
+            models = self.counter.count(pi)
+            for o, n in self.counter.identities(pi, set(coding.owner)).items():
+                seen[o] = n * (total // models)
+        for g in range(len(self.groups)) if total else ():
+            factor = self._group(g, pi, False)[0]
+            assert self.tables is not None
+            kept = self.tables.identities(g, pi)
+            if kept is None:
+                group = self.groups[g]
+                free = coding.num_vars - coding.group_vars(pi, group)
+                kept = {
+                    s: n >> free for s, n in self.counter.identities(pi, self._key(g, pi)[1], group).items()
+                }
+            seen.update({s: n * (total // factor) for s, n in kept.items()})
+        found = []
+        for s in range(len(pi)):
+            o = coding.owner[s]
+            unseen = coding.sizes[pi[o]] ** (coding.sources[o] - len(coding.seen[o]))
+            fits = coding.sources[o] <= coding.sizes[pi[o]]
+            found.append(seen.get(o, 0) // unseen if fits else 0)
+        return found
+
     @property
     def tabulated(self) -> bool:
         """Whether every label group is counted by table, whatever pi."""

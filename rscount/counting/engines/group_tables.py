@@ -192,6 +192,27 @@ class GroupTables:
         total = layout.size if bits is None else int(bits.sum())
         return total, fixed
 
+    def identities(self, g: int, pi: tuple[int, ...]) -> dict[int, int] | None:
+        """Per concept s feeding group g, the value maps `tally` counts whose f_s sends every value
+        the support shows to the same value number; None when this group is not counted by table."""
+        found = self._valid(g, pi)
+        if found is None:
+            return None
+        layout, valid = found
+        where = {j: i for i, j in enumerate(pi)}
+        bits = (
+            np.ones(layout.size, bool)
+            if valid is None
+            else np.unpackbits(valid, count=layout.size).astype(bool)
+        )
+        kept = {}
+        for digits, j in zip(layout.digits, self.groups[g][1]):
+            keep = bits.copy()
+            for v, column in zip(sorted(self.coding.seen[where[j]]), digits):
+                keep &= column == v
+            kept[where[j]] = int(keep.sum())
+        return kept
+
     def _valid(self, g: int, pi: tuple[int, ...]) -> tuple[_Layout, NDArray[np.uint8] | None] | None:
         """The layout of group g's value maps with pi and the packed bits of the valid ones (None:
         all are), or None when this group is not counted by table."""

@@ -62,10 +62,7 @@ class ValueMapSdds:
         order: the value maps valid with pi counted with one value fixed. Garbage is collected after.
         One weighted count per (o, v) gives every u: bit b of f_o(v)'s code weighs B^(2^b), so the
         count is the sum over u of B^u times the models with f_o(v) = u, each below B."""
-        root = self.compile(pi, group)
-        circuit = Circuit(self.manager, root)
-        root.deref()
-        self.manager.garbage_collect()
+        circuit = self._circuit(pi, group)
         total = circuit.count()
         found: Marginals = {}
         chosen = set(owners)
@@ -85,6 +82,36 @@ class ValueMapSdds:
     def count(self, pi: tuple[int, ...], group: Group | None = None) -> int:
         """Models, over all code variables, of `compile(pi, group)`."""
         return self.tally(pi, (), group)[0]
+
+    def identities(
+        self, pi: tuple[int, ...], owners: Iterable[int], group: Group | None = None
+    ) -> dict[int, int]:
+        """Per owner o of `owners`, the models of `compile(pi, group)` (over all code variables)
+        whose f_o sends every value the support shows to the same value number."""
+        circuit = self._circuit(pi, group)
+        found = {}
+        for o in owners:
+            bits = identity_bits(self.coding, pi, o)
+            found[o] = 0 if bits is None else circuit.count({x: (b, 1 - b) for x, b in bits.items()})
+        return found
+
+    def _circuit(self, pi: tuple[int, ...], group: Group | None) -> Circuit:
+        """`compile(pi, group)` flattened, its SDD let go (garbage collected)."""
+        root = self.compile(pi, group)
+        circuit = Circuit(self.manager, root)
+        root.deref()
+        self.manager.garbage_collect()
+        return circuit
+
+
+def identity_bits(coding: ValueMapCoding, pi: tuple[int, ...], o: int) -> dict[int, int] | None:
+    """The code bits (variable -> 0 or 1) that make f_o send each value the support shows to the
+    same value number, or None when D_pi(o) lacks some of owner o's value numbers."""
+    if coding.sources[o] > coding.sizes[pi[o]]:
+        return None
+    return {
+        x: v >> b & 1 for (owner, v), code in coding.var.items() if owner == o for b, x in enumerate(code)
+    }
 
 
 def class_cnf(
@@ -170,6 +197,27 @@ class ValueMapCounter:
                     if u < len(row):  # always: a code is left free only when every code is a value
                         row[u] += weight
         return len(models) << free, fixed
+
+    def identities(
+        self, pi: tuple[int, ...], owners: Iterable[int], group: Group | None = None
+    ) -> dict[int, int]:
+        """ValueMapSdds.identities, by SAT enumeration where it counts the models, else by the SDD:
+        a model stands for every setting of the free code variables, of which a fixed f_o keeps one."""
+        found = self._enumerate(pi, group)
+        if found is None:
+            return self.sdds.identities(pi, owners, group)
+        used, models = found
+        mentioned, free = set(used), self.coding.num_vars - len(used)
+        kept = {}
+        for o in owners:
+            bits = identity_bits(self.coding, pi, o)
+            if bits is None:
+                kept[o] = 0
+                continue
+            unmentioned = sum(x not in mentioned for x in bits)
+            matching = sum(all(m[x] == b for x, b in bits.items() if x in mentioned) for m in models)
+            kept[o] = matching << (free - unmentioned)
+        return kept
 
     def _enumerate(
         self, pi: tuple[int, ...], group: Group | None
