@@ -168,12 +168,18 @@ def _assert_uniform(space: MapSpace, domains: list[list], expected: set, draws: 
     assert chi2 < bound
 
 
-def test_random_draws_of_large_counts_are_distinct_and_keep_every_label(cli):
+def test_random_draws_of_large_counts_are_distinct_keep_every_label_and_summary_is_exact(cli):
     path = REPO / "tasks" / "mnadd-half.yaml"
     record = cli("explain", path, "--show", "6", "--random", "--json").json()
     assert record["count"] == 720000000000
     assert "uniformly at random" in record["order"]
-    assert not record["summary"]["exact"] and record["summary"]["over"] == 2000
+    # the summary is exact from the count's classes: d1 and d2 swap in half the maps (the sum is
+    # symmetric), and d1 keeps its meaning on every value only where d2 is the identity on the seen
+    # digits 0-4, its five unseen ones free: 10^5 maps
+    summary = record["summary"]
+    assert summary["exact"] and summary["over"] == record["count"]
+    for row in summary["concepts"]:
+        assert row["reads_itself"] == record["count"] // 2 and row["keeps_meaning"] == 10**5
     assert len({m["text"] for m in record["maps"]}) == 6
     for shown in record["maps"]:
         for row in load_task(path).support.rows:
