@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rscount.sinks import xml_text
@@ -125,6 +125,7 @@ def test_the_sweep_csv_of_a_hostile_task_starts_no_formula(cli, tmp_path, name, 
 
 @EXAMPLES
 @given(name=NAME, value=NAME)
+@example(name=PIECES[0], value=PIECES[0] * 2 + PIECES[2] + PIECES[0])  # once folded after its \\r
 def test_the_task_file_advise_emits_reads_back_as_the_same_task(cli, tmp_path, name, value):
     path = tmp_path / "t.yaml"
     path.write_text(task_text(name, value))

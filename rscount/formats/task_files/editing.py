@@ -20,6 +20,9 @@ from ...task.support import Row
 from ..inputs import read_text
 from .writing import comment_lines
 
+UNFOLDED = 1 << 30  # line width: ruamel folds a quoted word after an escape (`\r`) without the
+# backslash that keeps the fold from reading back as a space, so nothing it writes is folded
+
 
 def _flow(row: Sequence[Any]) -> CommentedSeq:
     """A row written on one line, as task files write them; its words double-quoted, as ruamel's
@@ -71,7 +74,7 @@ def edited_task_file(
         return None
     text = read_text(path)
     yaml = YAML()
-    yaml.width = 110
+    yaml.width = UNFOLDED
     first = re.search(r"^( *)- ", text, re.MULTILINE)  # block lists indented as the author did
     offset = len(first.group(1)) if first else 0
     yaml.indent(mapping=2, sequence=offset + 2, offset=offset)
