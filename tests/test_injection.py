@@ -125,7 +125,7 @@ def test_the_sweep_csv_of_a_hostile_task_starts_no_formula(cli, tmp_path, name, 
 
 @EXAMPLES
 @given(name=NAME, value=NAME)
-@example(name=PIECES[0], value=PIECES[0] * 2 + PIECES[2] + PIECES[0])  # once folded after its \\r
+@example(name=PIECES[0], value=PIECES[0] * 2 + PIECES[2] + PIECES[0])  # once folded after its \r
 def test_the_task_file_advise_emits_reads_back_as_the_same_task(cli, tmp_path, name, value):
     path = tmp_path / "t.yaml"
     path.write_text(task_text(name, value))
