@@ -27,6 +27,7 @@ from ..task.model import Mode
 from .bounds import upper_bounds
 from .budget import UNBOUNDED, Budget, Declined
 from .methods import backend_for
+from .methods.equalities import equality_labels
 from .methods.linear import affine_labels
 from .methods.source_sets import RESIDUAL_CONCEPTS
 from .problem import CountProblem
@@ -90,6 +91,10 @@ AFFINE = Condition(
     "every label is an affine form of integer concepts",
     lambda problem: affine_labels(problem.task) is not None,
 )
+EQUALITIES = Condition(
+    "every label tests two concepts with the same values for equality",
+    lambda problem: equality_labels(problem.task) is not None,
+)
 WIDE_GROUP = Condition(
     f"a label group reads more than {RESIDUAL_CONCEPTS} concepts (listed by SAT there)",
     lambda problem: max(len(concepts) for _, concepts in label_groups(problem.task)) > RESIDUAL_CONCEPTS,
@@ -117,6 +122,13 @@ TUPLES = Budget(max_classes=SOURCE_TUPLES_MAX, max_models=TUPLE_MODELS)
 DECOMPOSE = Step("race", ALWAYS, Method.DECOMPOSE, UNBOUNDED, "first in the race: permutation classes summed")
 SEARCH = Step("race", ALWAYS, Method.SEARCH, UNBOUNDED, "first in the race: depth-first search")
 LINEAR = Step("race", AFFINE, Method.LINEAR, UNBOUNDED, "first in the race: affine labels, a linear system")
+COLOURINGS = Step(
+    "race",
+    EQUALITIES,
+    Method.EQUALITIES,
+    UNBOUNDED,
+    "first in the race: equality labels, colourings of the images",
+)
 HEAD = Step(
     "head", ALWAYS, Method.SEARCH, Budget(max_nodes=HEAD_NODES, max_classes=HEAD_CLASSES),
     "depth-first search within its head start in this process (at most {max_nodes} nodes)",
@@ -132,6 +144,7 @@ AUTO: dict[Mode, tuple[Step, ...]] = {
         CLOSED,
         HEAD,
         LINEAR,
+        COLOURINGS,
         Step(
             "race", WIDE_DOMAINS, Method.SOURCE_TUPLES, TUPLES, "first in the race: summed over source tuples"
         ),
@@ -141,7 +154,7 @@ AUTO: dict[Mode, tuple[Step, ...]] = {
         Step("race", ALWAYS, Method.SOURCE_SETS, SETS, "first in the race: summed over source sets"),
         APPROXMC,
     ),
-    Mode.OBJECTS: (CLOSED, HEAD, LINEAR, DECOMPOSE, SEARCH, APPROXMC),
+    Mode.OBJECTS: (CLOSED, HEAD, LINEAR, COLOURINGS, DECOMPOSE, SEARCH, APPROXMC),
     Mode.JOINT: (
         CLOSED,
         ENUMERATE,

@@ -35,6 +35,7 @@ class Method(StrEnum):
     APPROXMC = "approxmc"
     GANAK = "ganak"  # GANAK on the whole CNF (installed apart: `rscount install-ganak`)
     LINEAR = "linear"  # affine labels: a linear system per concept permutation
+    EQUALITIES = "equalities"  # equality labels: colourings per concept permutation
 
     @classmethod
     def parse(cls, name: Any) -> Method:

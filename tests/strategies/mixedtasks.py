@@ -296,3 +296,29 @@ def predicting_tasks(draw, tasks: st.SearchStrategy[Drawn] | None = None) -> Dra
     )
     problem = dataclasses.replace(p, domains=domains, truths=p.domains)
     return Drawn({**drawn.data, "predicts": widened}, problem)
+
+
+def _equalities(concepts: list[Concept]) -> st.SearchStrategy[str]:
+    """`x == y` or `x != y` over two concepts with the same values."""
+    pairs = [(a.name, b.name) for a in concepts for b in concepts if a.name < b.name and a.values == b.values]
+    return st.tuples(st.sampled_from(pairs), st.sampled_from(["==", "!="])).map(
+        lambda p: f"{p[0][0]} {p[1]} {p[0][1]}"
+    )
+
+
+@st.composite
+def equality_tasks(draw, max_rows: int = 12) -> Drawn:
+    """Labels that test two concepts of one domain for equality: 2-4 plain concepts, most sharing
+    a domain of 2-3 words or offset integers (one may have values of its own), or 2 objects of 1-2
+    attributes; supports and supervision as every random task's."""
+    kind = draw(st.sampled_from([INT, WORD]))
+    if draw(st.booleans()):
+        k = draw(st.integers(2, 4))
+        shared = draw(domain(kind, 2 if k == 4 else draw(st.sampled_from([2, 3]))))
+        own = draw(domain(INT, 2)) if k < 4 and draw(st.booleans()) else None
+        concepts = [Concept(n, kind, shared) for n in "abcd"[:k]] + ([Concept("e", INT, own)] if own else [])
+        return draw(_task(concepts, None, max_rows, _equalities))
+    m = draw(st.integers(1, 2))
+    attributes = [(name, kind, draw(domain(kind, 2 if m == 2 else 3))) for name in ("colour", "size")[:m]]
+    concepts = [Concept(f"{a}_{o}", kind, values) for o in (1, 2) for a, kind, values in attributes]
+    return draw(_task(concepts, {a: list(values) for a, _, values in attributes}, max_rows, _equalities))

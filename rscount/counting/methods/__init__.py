@@ -23,6 +23,7 @@ from .closed_form.backend import ClosedFormsBackend
 from .decompose.backend import DecomposeBackend
 from .decompose_approx.backend import DecomposeApproxBackend
 from .enumerate.backend import EnumerateBackend
+from .equalities.backend import EqualitiesBackend
 from .ganak.backend import GanakBackend
 from .jrs.backend import JrsBackend
 from .linear.backend import LinearBackend
@@ -37,7 +38,7 @@ from .source_tuples.backend import SourceTuplesBackend
 # alone. The others sum over every permutation in ways of their own, and decline it.
 IN_PLACE = frozenset(
     {Method.ENUMERATE, Method.SDD, Method.DECOMPOSE, Method.DECOMPOSE_APPROX, Method.APPROXMC}
-    | {Method.SEARCH, Method.GANAK, Method.LINEAR}
+    | {Method.SEARCH, Method.GANAK, Method.LINEAR, Method.EQUALITIES}
 )
 # The methods that count value maps from a concept's ground-truth values into more predicted
 # classes (`predicts:`): the CNF's, which fix the images of the classes the data never shows, and
@@ -85,6 +86,7 @@ BACKENDS: dict[Method, Backend] = {
         SearchBackend(),
         GanakBackend(),
         LinearBackend(),
+        EqualitiesBackend(),
     )
 }
 MODE_COUNTERS: dict[Mode, Backend] = {Mode.JRS: ExtractorGuard(JrsBackend())}

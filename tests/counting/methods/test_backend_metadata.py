@@ -16,15 +16,19 @@ from rscount.counting.settings import CountSettings
 from rscount.knowledge.loading import task_from_dict
 from rscount.task.families import builtin_task
 
-# Two digits 0-2 and their sum on every pair: the identity and the digits' exchange (the linear
-# method's task: XOR is no affine form of its bits).
+# The tasks of the methods XOR is not for, and their counts: two digits 0-2 and their sum on every
+# pair, the identity and the digits' exchange (linear: XOR is no affine form of its bits); two
+# digits tested for equality on every pair, one bijection either way, 2 x 3! (equalities).
 SUM = {"concepts": {"a": [0, 1, 2], "b": [0, 1, 2]}, "labels": {"y": "a + b"}, "support": "exhaustive"}
+SAME = {"concepts": {"a": [0, 1, 2], "b": [0, 1, 2]}, "labels": {"y": "Eq(a, b)"}, "support": "exhaustive"}
+OWN_TASKS = {"linear": (SUM, 2), "equalities": (SAME, 12)}
 
 
 @pytest.mark.parametrize("method", sorted(BACKENDS))
 def test_each_backend_says_truly_whether_it_is_exact(method):
     backend = BACKENDS[method]
-    task, expected = (task_from_dict(SUM), 2) if method == "linear" else (builtin_task("xor", 3), 24)
+    data, expected = OWN_TASKS.get(method, (None, 24))
+    task = builtin_task("xor", 3) if data is None else task_from_dict(data)
     result = backend_result(method, task)
     assert result.exact is backend.exact
     assert result.method == backend.method == method
