@@ -16,22 +16,10 @@ affine tasks (tests/counting/methods/test_linear.py), and here the methods check
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
-import os
-import platform
 import random
-import re
-import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
-import yaml
-from measure import run_measured
-
-BENCH = Path(__file__).resolve().parent
-COUNT = re.compile(r"^optimal concept maps: (about )?(\d+)", re.M)
+from count_grid import count_grid
 
 
 def task(digits: int, rows: int, seed: int, objects: bool) -> dict[str, Any]:
@@ -63,62 +51,21 @@ def main() -> None:
     parser.add_argument("--methods", default="linear,search,ganak")
     parser.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args()
-    repo = BENCH.parent  # `python -m rscount` run there imports this checkout's rscount
-    runs: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for digits in map(int, args.digits.split(",")):
-            for rows in map(int, args.rows.split(",")):
-                for seed in map(int, args.seeds.split(",")):
-                    for objects in (False, True):
-                        data = task(digits, rows, seed, objects)
-                        path = Path(tmp) / f"{data['name']}.yaml"
-                        path.write_text(yaml.safe_dump(data, default_flow_style=None))
-                        for method in args.methods.split(","):
-                            command = [
-                                sys.executable,
-                                "-m",
-                                "rscount",
-                                "count",
-                                str(path),
-                                "--method",
-                                method,
-                            ]
-                            command += ["--timeout", str(args.timeout)]
-                            run = run_measured(command, repo, args.timeout + 40)
-                            found = COUNT.search(run.stdout)
-                            said = (run.stderr.strip().splitlines() or ["?"])[-1][:160]
-                            runs.append({
-                                "task": data["name"], "method": method, "seconds": round(run.wall_s, 2),
-                                "count": int(found.group(2)) if found else None,
-                                "exact": bool(found and not found.group(1)),
-                                "outcome": "answered" if found else said,
-                            })  # fmt: skip
-                            print(runs[-1], flush=True)
-    stamp = (
-        f"{datetime.date.today()}, {platform.node()} ({os.cpu_count()} cores, {platform.python_version()})"
-    )
-    (BENCH / "arithmetic.json").write_text(json.dumps({"machine": stamp, "runs": runs}, indent=1))
-    methods = args.methods.split(",")
-    lines = [
-        "# Whole numbers in digits: counts and seconds per method",
-        "",
-        f"Measured {stamp} by `python benchmarks/arithmetic.py --timeout {args.timeout:g}`: "
-        "each cell is the wall time of `rscount count --method M` (process start included) and its count; "
-        "`limit` where it stopped at the time limit, `declined` where the method does not apply.",
-        "",
-        "| task | " + " | ".join(methods) + " |",
-        "|---|" + "---|" * len(methods),
+    tasks = [
+        task(digits, rows, seed, objects)
+        for digits in map(int, args.digits.split(","))
+        for rows in map(int, args.rows.split(","))
+        for seed in map(int, args.seeds.split(","))
+        for objects in (False, True)
     ]
-    for name in dict.fromkeys(r["task"] for r in runs):
-        cells = []
-        for method in methods:
-            r = next(x for x in runs if x["task"] == name and x["method"] == method)
-            if r["count"] is not None:
-                cells.append(f"{r['count']}{'' if r['exact'] else ' (approx.)'}, {r['seconds']:.1f} s")
-            else:
-                cells.append("limit" if "time limit" in r["outcome"] else f"declined ({r['outcome'][:60]})")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    (BENCH / "arithmetic.md").write_text("\n".join(lines) + "\n")
+    count_grid(
+        tasks,
+        args.methods.split(","),
+        args.timeout,
+        "arithmetic",
+        "Whole numbers in digits: counts and seconds per method",
+        f"python benchmarks/arithmetic.py --timeout {args.timeout:g}",
+    )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,113 @@
+"""Equality labels (issue 59's corpus, written here): Scallop's eq_2 (two digits, labelled by whether
+they are equal) on every pair and on random pairs, with digits 0-3 where a brute force reaches and
+0-9 as Scallop poses it, a chain of three digits (a = b, b = c), and two objects of one colour
+network (same colour or not); each counted by `rscount count --method M --timeout T` for the
+equalities method, search, GANAK and auto, in subprocesses, and by a brute force over every map
+(pi, f) where there are at most BRUTE_MAX of them.
+
+    python benchmarks/equalities.py                      # the default grid, 60 s per run
+    python benchmarks/equalities.py --timeout 20 --methods equalities,auto
+
+Writes benchmarks/equalities.json and benchmarks/equalities.md (one row per task, machine and date).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from itertools import permutations, product
+from typing import Any
+
+from count_grid import count_grid
+
+BRUTE_MAX = 2_000_000  # maps (pi, f) the brute force tries one by one
+
+
+def task(values: int, concepts: int, rows: int | None, seed: int, objects: bool = False) -> dict[str, Any]:
+    """`concepts` concepts of `values` values, consecutive ones tested for equality (objects: one
+    attribute shared by the objects), on `rows` distinct random vectors drawn with `seed` (None: every
+    vector)."""
+    digits = list(range(values))
+    where = "every" if rows is None else f"{rows}-s{seed}"
+    kind = "objects" if objects else "concepts"
+    data: dict[str, Any] = {"name": f"eq{concepts}-{values}v-{kind}-{where}"}
+    if objects:
+        names = [f"colour_{n}" for n in range(1, concepts + 1)]
+        data["objects"] = {"count": concepts, "attributes": {"colour": digits}}
+    else:
+        names = [f"d{n}" for n in range(1, concepts + 1)]
+        data["concepts"] = {name: digits for name in names}
+    data["labels"] = {f"eq{n}": f"Eq({a}, {b})" for n, (a, b) in enumerate(zip(names, names[1:]), 1)}
+    vectors = list(product(digits, repeat=concepts))
+    data["support"] = (
+        "exhaustive" if rows is None else [list(v) for v in random.Random(seed).sample(vectors, rows)]
+    )
+    return data
+
+
+def brute_force(data: dict[str, Any]) -> dict[str, Any] | None:
+    """Every map (pi, f) tried, where there are at most BRUTE_MAX: pi any concept permutation (objects:
+    one value map for every object), f_i any function of the digits; counted when every support
+    row keeps its labels."""
+    objects = "objects" in data
+    digits = data["objects"]["attributes"]["colour"] if objects else next(iter(data["concepts"].values()))
+    k = data["objects"]["count"] if objects else len(data["concepts"])
+    d = len(digits)
+    maps = math.factorial(k) * d ** (d * (1 if objects else k))
+    if maps > BRUTE_MAX:
+        return None
+    support = product(digits, repeat=k) if data["support"] == "exhaustive" else data["support"]
+    rows = [tuple(r) for r in support]
+    start, found = time.perf_counter(), 0
+    for pi in permutations(range(k)):
+        for f in product(product(range(d), repeat=d), repeat=1 if objects else k):
+            if all(_labels(_predicted(r, pi, f, objects)) == _labels(r) for r in rows):
+                found += 1
+    return {
+        "seconds": round(time.perf_counter() - start, 2),
+        "count": found,
+        "exact": True,
+        "outcome": "answered",
+    }
+
+
+def _predicted(
+    row: tuple[int, ...], pi: tuple[int, ...], f: tuple[tuple[int, ...], ...], objects: bool
+) -> list[int]:
+    out = [0] * len(row)
+    for i, j in enumerate(pi):
+        out[j] = f[0 if objects else i][row[i]]
+    return out
+
+
+def _labels(row: Any) -> tuple[bool, ...]:
+    return tuple(a == b for a, b in zip(row, row[1:]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", default="1,2")
+    parser.add_argument("--methods", default="equalities,auto,search,ganak")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    args = parser.parse_args()
+    seeds = list(map(int, args.seeds.split(",")))
+    tasks = [task(4, 2, None, 0), *(task(4, 2, 8, s) for s in seeds)]
+    tasks += [task(10, 2, None, 0), *(task(10, 2, rows, s) for rows in (50, 70) for s in seeds)]
+    tasks += [task(10, 3, rows, s) for rows in (100, 300) for s in seeds]
+    tasks += [task(4, 2, None, 0, objects=True), task(10, 2, None, 0, objects=True)]
+    tasks += [task(10, 2, 50, s, objects=True) for s in seeds]
+    count_grid(
+        tasks,
+        args.methods.split(","),
+        args.timeout,
+        "equalities",
+        "Equality labels: counts and seconds per method",
+        f"python benchmarks/equalities.py --timeout {args.timeout:g}",
+        ("brute force", brute_force),
+    )
+
+
+if __name__ == "__main__":
+    main()
