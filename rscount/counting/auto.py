@@ -21,13 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..knowledge.equalities import equality_labels
 from ..knowledge.labels import label_groups
 from ..progress import Progress
 from ..task.model import Mode
 from .bounds import upper_bounds
 from .budget import UNBOUNDED, Budget, Declined
 from .methods import backend_for
-from .methods.equalities import equality_labels
 from .methods.linear import affine_labels
 from .methods.source_sets import RESIDUAL_CONCEPTS
 from .problem import CountProblem

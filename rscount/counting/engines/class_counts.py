@@ -8,8 +8,11 @@ group's factor only depends on which concepts feed its concepts, so factors are 
 classes (SDD-OIA ambulance rules, 3285 classes: 41 s without, see docs/performance.md); a value map
 only enters its group's factor, so a marginal is the group's marginal times the other factors. A
 group's tally comes from its table (GroupTables) where it fits, else from the value maps
-(ValueMapCounter: SAT enumeration when few, else the SDD). Values no support row shows are in N
-(each maps anywhere, so their marginals are N / |D_pi(o)|, left to the caller)."""
+(ValueMapCounter: SAT enumeration when few, else the SDD). Where every label is an equality test,
+the colourings of the images give the marginals and identities (ImageColourings: a bijection that
+SDDs and enumeration meet head on); the counts stay the decomposition's own. Values no support
+row shows are in N (each maps anywhere, so their marginals are N / |D_pi(o)|, left to the
+caller)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,9 @@ import math
 from typing import Any, Literal
 
 from ...encoding.value_codes import ValueMapCoding
+from ...knowledge.equalities import equality_labels
 from ...task.model import Mode, Task
+from .colourings import ImageColourings
 from .group_tables import GroupTables
 from .value_maps import Tally, ValueMapCounter
 
@@ -28,6 +33,8 @@ class ClassCounter:
     def __init__(self, task: Task, mode: Mode) -> None:
         self.coding = ValueMapCoding(task, shared=mode == Mode.OBJECTS)
         self.counter = ValueMapCounter(self.coding)
+        tests = equality_labels(task)
+        self.colourings = None if tests is None else ImageColourings(self.coding, tests)
         self.groups = self.coding.label_groups() if mode == Mode.DISENTANGLED else []
         self.tables = GroupTables(self.coding, self.groups) if self.groups else None
         self.tallies: dict[tuple[int, tuple[int, ...]], Tally] = {}  # per label group and its sources
@@ -41,9 +48,10 @@ class ClassCounter:
         """N(pi) and, with `marginals`, per seen (owner, value number) the maps with pi that send it
         to each value number of the concept it feeds."""
         unseen = self.coding.unseen_factor(pi)
-        if not self.groups:
+        if not self.groups or (marginals and self.colourings is not None):
             owners = set(self.coding.owner) if marginals else set()
-            total, fixed = self.counter.tally(pi, owners)
+            counter = self.colourings if marginals and self.colourings is not None else self.counter
+            total, fixed = counter.tally(pi, owners)
             return total * unseen, {key: [n * unseen for n in row] for key, row in fixed.items()}
         parts: list[Tally] = []
         for g in range(len(self.groups)):
@@ -59,8 +67,24 @@ class ClassCounter:
         """Per ground-truth concept s, the optimal maps with pi whose f_s sends every value to the
         same value number (seen values pinned by the engine that counts the factor, unseen ones
         keeping one of their |D_pi(s)| images)."""
+        coding = self.coding
+        if self.colourings is not None:
+            seen = {o: n * coding.unseen_factor(pi) for o, n in self.colourings.identities(pi).items()}
+        else:
+            seen = self._kept(pi)
+        found = []
+        for s in range(len(pi)):
+            o = coding.owner[s]
+            unseen = coding.sizes[pi[o]] ** (coding.sources[o] - len(coding.seen[o]))
+            fits = coding.sources[o] <= coding.sizes[pi[o]]
+            found.append(seen.get(o, 0) // unseen if fits else 0)
+        return found
+
+    def _kept(self, pi: tuple[int, ...]) -> dict[int, int]:
+        """Per owner (or, by label group, per source), the optimal maps with pi that keep its seen
+        values, from the factor's engine (unseen values free)."""
         coding, total = self.coding, self.count(pi)
-        seen: dict[int, int] = {}  # per owner: maps with its seen values kept
+        seen: dict[int, int] = {}
         if total and not self.groups:
             models = self.counter.count(pi)
             for o, n in self.counter.identities(pi, set(coding.owner)).items():
@@ -76,13 +100,7 @@ class ClassCounter:
                     s: n >> free for s, n in self.counter.identities(pi, self._key(g, pi)[1], group).items()
                 }
             seen.update({s: n * (total // factor) for s, n in kept.items()})
-        found = []
-        for s in range(len(pi)):
-            o = coding.owner[s]
-            unseen = coding.sizes[pi[o]] ** (coding.sources[o] - len(coding.seen[o]))
-            fits = coding.sources[o] <= coding.sizes[pi[o]]
-            found.append(seen.get(o, 0) // unseen if fits else 0)
-        return found
+        return seen
 
     @property
     def tabulated(self) -> bool:

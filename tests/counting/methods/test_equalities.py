@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from itertools import product
+from itertools import permutations, product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,9 +18,14 @@ from strategies.randomtasks import WORDS
 from support import backend_count
 
 from rscount.counting.budget import Unsuited
-from rscount.counting.methods.equalities import equality_labels
-from rscount.counting.methods.equalities.colourings import colourings
+from rscount.counting.dispatch import count_task
+from rscount.counting.engines.class_counts import ClassCounter
+from rscount.counting.engines.colourings import colourings
+from rscount.counting.settings import CountSettings, Method
+from rscount.insight.kinds import class_summary
+from rscount.knowledge.equalities import equality_labels
 from rscount.knowledge.loading import task_from_dict
+from rscount.task.model import Mode
 
 
 @st.composite
@@ -123,3 +128,34 @@ def test_colourings_of_complete_graphs_cycles_and_empty_graphs_are_their_closed_
     if n > 2:
         cycle = [(a, (a + 1) % n) for a in range(n)]
         assert colourings(list(range(n)), cycle, k, {}) == (k - 1) ** n + (-1) ** n * (k - 1)
+
+
+@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=60)
+@given(drawn=st.one_of(equality_tasks(), in_place_tasks(equality_tasks())))
+def test_the_summary_from_the_classes_the_equalities_count_kept_is_the_brute_forces(drawn: Drawn):
+    """explain's summary: per class the maps whose value map is the identity, by colourings pinned
+    to it (ClassCounter.identities)."""
+    mode = Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
+    task = drawn.task()
+    result = count_task(task, CountSettings(method=Method.EQUALITIES, mode=mode))
+    assert result.classes is not None
+    truth = Truth(drawn.problem)
+    summary = class_summary(task, mode, result.classes)
+    assert summary["over"] == truth.count and summary["concepts"] == truth.summary()
+
+
+@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=60)
+@given(drawn=equality_tasks().filter(lambda d: d.problem.objects is None))
+def test_marginals_by_colourings_are_the_brute_forces_per_permutation(drawn: Drawn):
+    """forecast's marginals: per permutation and seen value, the maps sending it to each value."""
+    task = drawn.task()
+    counter = ClassCounter(task, Mode.DISENTANGLED)
+    assert counter.colourings is not None
+    maps = Truth(drawn.problem).maps
+    for pi in permutations(range(len(task.concepts))):
+        total, fixed = counter.tally(pi)
+        images = [f for p, f in maps if p == pi]
+        assert total == len(images)
+        for (o, v), row in fixed.items():
+            target = task.concepts[pi[o]]
+            assert row == [sum(target.index[f[o][v]] == u for f in images) for u in range(len(target.values))]

@@ -22,13 +22,13 @@ from ....encoding.value_codes import ValueMapCoding
 from ....progress import Progress
 from ....task.model import Mode, Task, Value
 from ...budget import UNBOUNDED, Budget, Unsuited
-from ...engines.permutations import concept_permutations
 from ...problem import CountProblem
 from ...result import CountResult
 from ...settings import CountSettings, Method
 from .forms import affine_labels
 from .system import TooFree, integer_solutions, solutions, unused
 
+MAX_PERMUTATIONS = 50_000  # permutations summed over one by one
 MAX_LISTED = 1_000_000  # assignments of the free images listed for one permutation
 TOO_FREE = f"a permutation's solutions leave more than {MAX_LISTED} images to list, or numbers too large"
 
@@ -52,7 +52,7 @@ class LinearBackend:
         start = time.perf_counter()
         equations, exchanges = _prepared(problem)
         coding = equations.coding
-        chosen = [pi for pi in concept_permutations(problem.task, problem.mode) if exchanges.canonical(pi)]
+        chosen = [pi for pi in _permutations(problem) if exchanges.canonical(pi)]
         total, nonzero = 0, 0
         for n, pi in enumerate(chosen):
             if progress and n % 100 == 0:
@@ -115,6 +115,33 @@ def _prepared(problem: CountProblem) -> tuple[_Equations, _Exchanges]:
     coding = ValueMapCoding(problem.task, shared=problem.mode == Mode.OBJECTS)
     equations = _Equations(problem.task, coding, forms)
     return equations, _Exchanges(problem, equations.weights)
+
+
+def _permutations(problem: CountProblem) -> Iterator[tuple[int, ...]]:
+    """Every concept permutation the mode and the extractor allow (ground-truth i feeds pi[i])."""
+    task = problem.task
+    k = len(task.concepts)
+    if problem.mode == Mode.DISENTANGLED:
+        if task.in_place:
+            yield tuple(range(k))
+            return
+        _cap(math.factorial(k))
+        yield from permutations(range(k))
+        return
+    spec = task.object_spec()
+    n, m = spec.count, len(spec.attributes)
+    objects = [tuple(range(n))] if task.in_place else list(permutations(range(n)))
+    _cap(len(objects) * math.factorial(m))
+    for r in objects:
+        for v in permutations(range(m)):
+            yield tuple(r[o] * m + v[a] for o in range(n) for a in range(m))
+
+
+def _cap(size: int) -> None:
+    if size > MAX_PERMUTATIONS:
+        raise Unsuited(
+            f"{size} concept permutations, more than the {MAX_PERMUTATIONS} the linear method sums"
+        )
 
 
 class _Equations:
@@ -215,7 +242,7 @@ def optimal_maps(
     method does not apply or there are more than `most`."""
     equations, exchanges = _prepared(problem)
     found = []
-    for pi in concept_permutations(problem.task, problem.mode):
+    for pi in _permutations(problem):
         if not exchanges.canonical(pi):
             continue
         for f in equations.maps(pi):

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ....task.expressions import free_names
-from ....task.model import Task
+from ..task.expressions import free_names
+from ..task.model import Task
 
 MAX_VALUES = 1000  # a domain past this is not tabulated pair by pair (a million vectors)
 
@@ -25,7 +25,7 @@ class Equality:
 
 def equality_labels(task: Task) -> list[Equality] | None:
     """The task's labels as equality tests (a label reading no concept is kept by every map and
-    left out); None when some label is none."""
+    left out); None when some label is none, or none is one."""
     index = {c.name: j for j, c in enumerate(task.concepts)}
     base = [c.values[0] for c in task.concepts]
     found = []
@@ -50,4 +50,4 @@ def equality_labels(task: Task) -> list[Equality] | None:
         if len(agree) != 1 or len(differ) > 1 or agree == differ:
             return None
         found.append(Equality(n, (x, y), agree.pop()))
-    return found
+    return found or None
