@@ -10,7 +10,7 @@ from typing import Any
 from ..task.expressions import free_names
 from ..task.model import Task
 
-MAX_VALUES = 1000  # a domain past this is not tabulated pair by pair (a million vectors)
+MAX_VALUES = 100  # a domain past this is not tabulated pair by pair (auto asks at every count)
 
 
 @dataclass(frozen=True)
