@@ -144,7 +144,7 @@ def test_the_summary_from_the_classes_the_equalities_count_kept_is_the_brute_for
     assert summary["over"] == truth.count and summary["concepts"] == truth.summary()
 
 
-@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=60)
+@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=30)
 @given(drawn=equality_tasks().filter(lambda d: d.problem.objects is None))
 def test_marginals_by_colourings_are_the_brute_forces_per_permutation(drawn: Drawn):
     """forecast's marginals: per permutation and seen value, the maps sending it to each value."""
