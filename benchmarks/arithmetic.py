@@ -8,7 +8,8 @@ on supports of random digit vectors drawn with several seeds; each counted by `r
     python benchmarks/arithmetic.py --digits 2 --timeout 20 --methods linear,search
 
 Writes benchmarks/arithmetic.json (every run) and benchmarks/arithmetic.md (one row per task, the
-machine and date in the header). A brute force over the maps is out of reach at these sizes
+machine and date in the header), or STEM.json and STEM.md with `--stem` (arithmetic_4digits: two
+4-digit numbers on 1000 rows). A brute force over the maps is out of reach at these sizes
 (10^60 value maps for two 3-digit numbers): the tests check the linear method against one on small
 affine tasks (tests/counting/methods/test_linear.py), and here the methods check each other.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from typing import Any
 
 from count_grid import count_grid
@@ -50,6 +52,7 @@ def main() -> None:
     parser.add_argument("--seeds", default="1,2")
     parser.add_argument("--methods", default="linear,search,ganak")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--stem", default="arithmetic", help="writes benchmarks/STEM.json and STEM.md")
     args = parser.parse_args()
     tasks = [
         task(digits, rows, seed, objects)
@@ -62,9 +65,9 @@ def main() -> None:
         tasks,
         args.methods.split(","),
         args.timeout,
-        "arithmetic",
+        args.stem,
         "Whole numbers in digits: counts and seconds per method",
-        f"python benchmarks/arithmetic.py --timeout {args.timeout:g}",
+        f"python benchmarks/arithmetic.py {' '.join(sys.argv[1:])}",
     )
 
 
