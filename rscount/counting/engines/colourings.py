@@ -12,8 +12,9 @@ k + 1). Used by the equalities method and by the class counts of the insight com
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ...encoding.value_codes import Reading, ValueMapCoding
 from ...knowledge.equalities import Equality
@@ -23,14 +24,16 @@ MAX_STATES = 200_000  # distinct partial colourings kept after a node (a graph p
 
 State = tuple[int, tuple[int, ...]]  # colours in use, sorted masks of the later nodes each forbids
 Image = tuple[int, int]  # (owner of a value map, value number): the image f_owner(value)
+Node = TypeVar("Node", bound=Hashable)
+Component = tuple[list[Image], list[tuple[Image, Image]], int]  # nodes, edges, colours
 
 
 def colourings(
-    nodes: Sequence[Hashable], edges: Sequence[tuple[Hashable, Hashable]], k: int, pins: dict[Hashable, int]
+    nodes: Sequence[Node], edges: Sequence[tuple[Node, Node]], k: int, pins: Mapping[Node, int]
 ) -> int:
     """The number of maps from `nodes` to k colours giving the two ends of every edge different
     colours and each pinned node its colour (0 for an edge within a node or pins that clash)."""
-    neighbours: dict[Hashable, set[Hashable]] = {v: set() for v in nodes}
+    neighbours: dict[Node, set[Node]] = {v: set() for v in nodes}
     for a, b in edges:
         if a == b:
             return 0
@@ -41,7 +44,7 @@ def colourings(
     order = _order([v for v in nodes if v not in pins], neighbours)
     position = {v: t for t, v in enumerate(order)}
 
-    def later(v: Hashable, t: int) -> int:
+    def later(v: Node, t: int) -> int:
         """The mask of v's neighbours placed after position t."""
         return sum(1 << position[u] for u in neighbours[v] if u in position and position[u] > t)
 
@@ -75,10 +78,10 @@ def _sorted(masks: list[int], new: int) -> tuple[int, ...]:
     return tuple(sorted([*masks, new] if new else masks))
 
 
-def _order(nodes: list[Hashable], neighbours: dict[Hashable, set[Hashable]]) -> list[Hashable]:
+def _order(nodes: list[Node], neighbours: dict[Node, set[Node]]) -> list[Node]:
     """The nodes in maximum-cardinality order (next: the most neighbours placed, then the most
     neighbours), which keeps the classes that still forbid something few."""
-    placed: list[Hashable] = []
+    placed: list[Node] = []
     links = dict.fromkeys(nodes, 0)
     while links:
         v = max(links, key=lambda u: (links[u], len(neighbours[u])))
@@ -93,19 +96,23 @@ def _order(nodes: list[Hashable], neighbours: dict[Hashable, set[Hashable]]) -> 
 @dataclass
 class _Graph:
     """The rows' constraints with one pi: each image's representative (merged images share one),
-    the edges between representatives, the pins of representatives, the images some equality
-    reads."""
+    the pins of representatives (None: two clash, no map works), the product of the sizes of the
+    free images (no equality reads them, none pinned), and the connected components of the
+    representatives some equality reads (nodes, edges, colours) with their counts under the pins,
+    so that a count with one more pin recounts one component."""
 
     root: dict[Image, Image]
-    edges: list[tuple[Image, Image]]
-    pins: dict[Image, int] | None  # None: two pins clash, no map works
-    tested: set[Image]
+    pins: dict[Image, int] | None
+    free: int
+    components: list[Component]
+    component_of: dict[Image, int]
+    counts: list[int]
 
 
 class ImageColourings:
     """N(pi) of a task whose labels are the equality tests `tests`, for the seen images of `coding`
     (the unseen ones are the caller's, as ValueMapCoding.unseen_factor), with images pinned on
-    request; each pi's graph is built once."""
+    request; each pi's graph is built and counted once."""
 
     def __init__(self, coding: ValueMapCoding, tests: list[Equality]) -> None:
         self.coding, self.tests = coding, tests
@@ -116,16 +123,23 @@ class ImageColourings:
         graph = self._graph(pi)
         if graph.pins is None:
             return 0
-        pins = dict(graph.pins)
+        extra: dict[Image, int] = {}
         for image, u in pinned:
-            if pins.setdefault(graph.root[image], u) != u:
+            r = graph.root[image]
+            if graph.pins.get(r, u) != u or extra.setdefault(r, u) != u:
                 return 0
-        found = 1
-        for image in self.coding.var:  # an image no equality reads: anywhere in its target, unless pinned
-            if image not in graph.tested and image not in pins:
-                found *= self.coding.sizes[pi[image[0]]]
-        nodes = {graph.root[x] for x in graph.tested}
-        return found * self._components(pi, nodes, graph.edges, pins)
+        found = graph.free
+        for r in extra:  # a free image pinned: one image instead of any
+            if r not in graph.component_of and r not in graph.pins:
+                found //= self.coding.sizes[pi[r[0]]]
+        touched = {graph.component_of[r] for r in extra if r in graph.component_of}
+        for n, (nodes, edges, k) in enumerate(graph.components):
+            if n in touched:
+                pins = {v: extra.get(v, graph.pins.get(v)) for v in nodes}
+                found *= colourings(nodes, edges, k, {v: u for v, u in pins.items() if u is not None})
+            else:
+                found *= graph.counts[n]
+        return found
 
     def tally(self, pi: tuple[int, ...], owners: set[int]) -> tuple[int, dict[Image, list[int]]]:
         """The count with pi and, per seen image of the `owners`, the count with it sent to each value
@@ -177,37 +191,42 @@ class ImageColourings:
         for image, u in pinned:
             if pins is not None and pins.setdefault(roots[image], u) != u:
                 pins = None
-        graph = self.graphs[pi] = _Graph(roots, [(roots[a], roots[b]) for a, b in apart], pins, tested)
+        free = 1
+        for image in self.coding.var:  # an image no equality reads: anywhere in its target, unless pinned
+            if image not in tested and (pins is None or image not in pins):
+                free *= self.coding.sizes[pi[image[0]]]
+        edges = [(roots[a], roots[b]) for a, b in apart]
+        components, component_of = self._components(pi, {roots[x] for x in tested}, edges)
+        base = pins or {}
+        counts = [
+            colourings(nodes, inside, k, {v: base[v] for v in nodes if v in base})
+            for nodes, inside, k in components
+        ] if pins is not None else []  # fmt: skip
+        graph = self.graphs[pi] = _Graph(roots, pins, free, components, component_of, counts)
         return graph
 
     def _components(
-        self, pi: tuple[int, ...], nodes: set[Image], edges: list[tuple[Image, Image]], pins: dict[Image, int]
-    ) -> int:
-        """The product over the graph's connected components of their colourings, each with as many
-        colours as the values of the concept its images feed."""
+        self, pi: tuple[int, ...], nodes: set[Image], edges: list[tuple[Image, Image]]
+    ) -> tuple[list[Component], dict[Image, int]]:
+        """The graph's connected components (nodes, edges, as many colours as the values of the
+        concept their images feed), and each node's component."""
         linked: dict[Image, list[Image]] = {v: [] for v in nodes}
         for a, b in edges:
             linked[a].append(b)
             linked[b].append(a)
-        component: dict[Image, Image] = {}  # node -> the first node of its component
+        component: dict[Image, int] = {}
+        found: list[Component] = []
         for start in sorted(nodes):
-            if start not in component:
-                component[start], stack = start, [start]
-                while stack:
-                    for u in linked[stack.pop()]:
-                        if u not in component:
-                            component[u] = start
-                            stack.append(u)
-        members: dict[Image, list[Hashable]] = defaultdict(list)
-        for v, first in component.items():
-            members[first].append(v)
-        inside: dict[Image, list[tuple[Hashable, Hashable]]] = defaultdict(list)
+            if start in component:
+                continue
+            component[start], stack, members = len(found), [start], [start]
+            while stack:
+                for u in linked[stack.pop()]:
+                    if u not in component:
+                        component[u] = len(found)
+                        stack.append(u)
+                        members.append(u)
+            found.append((members, [], self.coding.sizes[pi[start[0]]]))
         for a, b in edges:
-            inside[component[a]].append((a, b))
-        found = 1
-        for first, nodes_of in members.items():
-            k = self.coding.sizes[pi[first[0]]]
-            found *= colourings(nodes_of, inside[first], k, {v: pins[v] for v in nodes_of if v in pins})
-            if not found:
-                return 0
-        return found
+            found[component[a]][1].append((a, b))
+        return found, component
