@@ -431,3 +431,30 @@ def test_a_scallop_program_is_refused_by_name_at_its_first_rule_saying_what_to_w
     run = cli("count", tmp_path / "task.yaml")
     assert run.code == 2 and len(run.err.strip().splitlines()) == 1
     assert re.search(r"sum\.scl:2: Scallop programs are not read: write its rules as labels:", run.err)
+
+
+@pytest.mark.parametrize(
+    "shows",
+    [
+        "",  # the model shows only what rscount asks for
+        "#show img/1.\n#show absent/1.\n",  # the program's own atoms beside them
+        "#show member(9, 1) : digit(0, i1, 0).\n#show.\n",  # a term that is no true atom; `#show.`
+    ],
+)
+def test_a_neurasp_programs_own_show_statements_change_no_label(tmp_path, shows):
+    program = (
+        "img(i1). img(i2).\nnn(digit(1,X), [0,1,2]) :- img(X).\ncheck(0..2). check(9).\n"
+        "absent(D) :- check(D), digit(0,i1,N1), digit(0,i2,N2), D != N1, D != N2.\n"
+        "member(D,0) :- absent(D).\nmember(D,1) :- check(D), not absent(D).\n" + shows
+    )
+    (tmp_path / "member.lp").write_text(program)
+    (tmp_path / "task.yaml").write_text("program: member.lp\nquery: member(D, M)\nsupport: exhaustive\n")
+    task = load_task(tmp_path / "task.yaml")
+    shown = lambda c: frozenset(c)  # noqa: E731  the label is the set of digits the images show
+    rows = list(product(range(3), repeat=2))
+    partition: dict[object, set[object]] = {}
+    for row, labels in zip(rows, task.labels_of(rows)):
+        partition.setdefault(labels, set()).add(shown(row))
+    assert all(len(found) == 1 for found in partition.values())
+    assert len(partition) == len(set(map(shown, rows)))
+    assert exact(task) == brute_force_count([range(3)] * 2, shown, rows, set())

@@ -52,6 +52,11 @@ def read_neurasp(path: Path, text: str, query: Any) -> Program:
     if not neural:
         raise FormatError(str(path), "no neural rule nn(name(K, T), [v1, ...]) :- ...")
     rules = NEURAL.sub(lambda found: "\n" * found[0].count("\n"), text)  # the other rules keep their lines
+    # A model shows its neural atoms and the query's atoms (14 symbols a model of NeurASP's member5
+    # instead of 50 atoms; walking every atom of its 10^5 models took 150 s). A program that shows
+    # terms of its own may show one that is no true atom, so each is then checked in the model.
+    shown = {f"{found['name']}/3" for found in neural} | {f"{pattern[0]}/{len(pattern[1])}"}
+    own_show = "#show" in rules
     choices = []
     for n, found in enumerate(neural):
         values = _values(found["values"], path)
@@ -64,13 +69,13 @@ def read_neurasp(path: Path, text: str, query: Any) -> Program:
     said = ClingoMessages()
     control = clingo.Control(["--models=0", "--warn=none", "--project=no"], said, MESSAGES)
     try:
-        control.add("base", [], rules + "\n" + "\n".join(choices))
+        control.add("base", [], "\n".join([rules, *choices, *(f"#show {s}." for s in sorted(shown))]))
         control.ground([("base", [])])
     except RuntimeError as exc:
         line, first = said.first()
         why = first or short(str(exc))
         raise FormatError(str(path), f"clingo could not ground it ({why})", line) from None
-    return _tabulated(control, neural, pattern, query, path)
+    return _tabulated(control, neural, pattern, query, path, own_show)
 
 
 class ClingoMessages:
@@ -124,9 +129,15 @@ def _pattern(query: str) -> tuple[str, list[str | None], list[str]]:
 
 
 def _tabulated(
-    control: Any, neural: Sequence[re.Match[str]], pattern: Any, query: str, path: Path
+    control: Any,
+    neural: Sequence[re.Match[str]],
+    pattern: Any,
+    query: str,
+    path: Path,
+    own_show: bool,
 ) -> Program:
-    """Every stable model enumerated: concepts from the neural atoms, labels tabulated per vector."""
+    """Every stable model enumerated: concepts from the neural atoms, labels tabulated per vector
+    (`own_show`: the program shows terms of its own, so a shown symbol is checked to be a true atom)."""
     predicate, constants, variables = pattern
     names = {found["name"]: int(found["outputs"]) for found in neural}
     values_of = {found["name"]: _values(found["values"], path) for found in neural}
@@ -150,25 +161,37 @@ def _tabulated(
             f"{size} concept vectors; rscount tabulates an ASP program over at most {VECTORS_MAX}",
         )
     index = {slot: n for n, slot in enumerate(slots)}
+    decoded: dict[Any, tuple[int, Any] | tuple[None, tuple[Any, ...]] | None] = {}
+
+    def decode(s: Any) -> tuple[int, Any] | tuple[None, tuple[Any, ...]] | None:
+        """A shown symbol as (slot, value) for a neural atom, (None, answer) for a matching query
+        atom, or None."""
+        neural_atom = s.name in names and len(s.arguments) == 3
+        key = (s.name, s.arguments[0].number, str(s.arguments[1])) if neural_atom else None
+        if key in index:
+            return index[key], _value(s.arguments[2])
+        if s.name == predicate and len(s.arguments) == len(constants):
+            args = [str(a) for a in s.arguments]
+            if all(c is None or c == a for c, a in zip(constants, args)):
+                return None, tuple(_value(a) for c, a in zip(constants, s.arguments) if c is None)
+        return None
+
     answers: dict[tuple[Any, ...], set[tuple[Any, ...]]] = defaultdict(set)
     holds: dict[tuple[Any, ...], set[bool]] = defaultdict(set)
     with control.solve(yield_=True) as models:
         for model in models:
             vector: list[Any] = [None] * len(slots)
             matched = set()
-            for s in model.symbols(atoms=True):
-                key = (
-                    (s.name, s.arguments[0].number, str(s.arguments[1]))
-                    if s.name in names and len(s.arguments) == 3
-                    else None
-                )
-                if key in index:
-                    value = s.arguments[2]
-                    vector[index[key]] = value.number if value.type.name == "Number" else str(value)
-                elif s.name == predicate and len(s.arguments) == len(constants):
-                    args = [str(a) for a in s.arguments]
-                    if all(c is None or c == a for c, a in zip(constants, args)):
-                        matched.add(tuple(_value(a) for c, a in zip(constants, s.arguments) if c is None))
+            for s in model.symbols(shown=True):
+                if s not in decoded:
+                    decoded[s] = decode(s)
+                found = decoded[s]
+                if found is None or (own_show and not model.contains(s)):
+                    continue
+                if found[0] is None:
+                    matched.add(found[1])
+                else:
+                    vector[found[0]] = found[1]
             answers[tuple(vector)].update(matched)
             holds[tuple(vector)].add(bool(matched))
     return _program(concepts, tuple(reads), answers, holds, query, variables)
