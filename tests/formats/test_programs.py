@@ -17,12 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from problog import get_evaluatable
 from problog.program import PrologString
-from references.bruteforce import brute_force_count
+from references.bruteforce import brute_force_count, brute_force_objects
 from strategies.randomtasks import SETTINGS
 from support import REPO
 
 from rscount import count
 from rscount.errors import RscountError
+from rscount.formats.programs import neurasp
 from rscount.formats.programs.connectives import conjunction, disjunction
 from rscount.knowledge.loading import load_task, task_from_dict
 from rscount.task.expressions import call, const, evaluate, var
@@ -433,6 +434,24 @@ def test_a_scallop_program_is_refused_by_name_at_its_first_rule_saying_what_to_w
     assert re.search(r"sum\.scl:2: Scallop programs are not read: write its rules as labels:", run.err)
 
 
+MEMBER = (  # NeurASP's member (examples/member3): which digits the images show, every digit checked
+    "img(i1). img(i2). img(i3).\nnn(digit(1,X), [0,1,2]) :- img(X).\ncheck(0..2). check(9).\n"
+    "absent(D) :- check(D), digit(0,i1,N1), digit(0,i2,N2), digit(0,i3,N3), D != N1, D != N2, D != N3.\n"
+    "member(D,0) :- absent(D).\nmember(D,1) :- check(D), not absent(D).\n"
+)
+
+
+def member_task(tmp_path: Path, program: str, task: str = "") -> Path:
+    (tmp_path / "member.lp").write_text(program)
+    (tmp_path / "task.yaml").write_text("program: member.lp\nquery: member(D, M)\n" + task)
+    return tmp_path / "task.yaml"
+
+
+def shown(c: tuple) -> frozenset:
+    """The reference label: the set of digits the images show."""
+    return frozenset(c)
+
+
 @pytest.mark.parametrize(
     "shows",
     [
@@ -441,20 +460,38 @@ def test_a_scallop_program_is_refused_by_name_at_its_first_rule_saying_what_to_w
         "#show member(9, 1) : digit(0, i1, 0).\n#show.\n",  # a term that is no true atom; `#show.`
     ],
 )
-def test_a_neurasp_programs_own_show_statements_change_no_label(tmp_path, shows):
-    program = (
-        "img(i1). img(i2).\nnn(digit(1,X), [0,1,2]) :- img(X).\ncheck(0..2). check(9).\n"
-        "absent(D) :- check(D), digit(0,i1,N1), digit(0,i2,N2), D != N1, D != N2.\n"
-        "member(D,0) :- absent(D).\nmember(D,1) :- check(D), not absent(D).\n" + shows
-    )
-    (tmp_path / "member.lp").write_text(program)
-    (tmp_path / "task.yaml").write_text("program: member.lp\nquery: member(D, M)\nsupport: exhaustive\n")
-    task = load_task(tmp_path / "task.yaml")
-    shown = lambda c: frozenset(c)  # noqa: E731  the label is the set of digits the images show
-    rows = list(product(range(3), repeat=2))
+@pytest.mark.parametrize("split", [1, 10, 1000])  # slots fixed per grounding: 2, 1, none
+def test_a_neurasp_programs_labels_are_the_same_however_it_is_ground_and_shown(
+    tmp_path, monkeypatch, shows, split
+):
+    monkeypatch.setattr(neurasp, "SUFFIX_VECTORS", split)
+    task = load_task(member_task(tmp_path, MEMBER + shows, "support: exhaustive\n"))
+    rows = list(product(range(3), repeat=3))
     partition: dict[object, set[object]] = {}
     for row, labels in zip(rows, task.labels_of(rows)):
         partition.setdefault(labels, set()).add(shown(row))
     assert all(len(found) == 1 for found in partition.values())
     assert len(partition) == len(set(map(shown, rows)))
-    assert exact(task) == brute_force_count([range(3)] * 2, shown, rows, set())
+    assert exact(task) == brute_force_count([range(3)] * 3, shown, rows, set())
+
+
+def test_a_neurasp_rule_whose_body_reads_a_neural_atom_is_ground_whole(tmp_path, monkeypatch):
+    # the third image is read only where the first shows 0: that slot's body is no fact, and fixing
+    # it as one would give vectors such as (1, 2, 0) a stable model they do not have
+    program = MEMBER.replace("img(i3).", "img(i3) :- digit(0, i1, 0).")
+    rows = list(product(range(3), repeat=3))
+    labels = []
+    for split in (1, 1000):
+        monkeypatch.setattr(neurasp, "SUFFIX_VECTORS", split)
+        task = load_task(member_task(tmp_path, program, "support: [[0, 1, 2], [0, 0, 0]]\n"))
+        labels.append(task.labels_of(rows))
+    assert labels[0] == labels[1]
+    assert labels[0][rows.index((1, 2, 0))] == labels[0][rows.index((1, 2, 2))]  # neither has a model
+
+
+@pytest.mark.parametrize("rows", [[(0, 1, 2), (1, 1, 0), (2, 2, 2)], [(0, 0, 1), (2, 1, 1)]])
+def test_a_neurasp_query_with_several_answers_counts_in_the_objects_mode_as_the_brute_force(tmp_path, rows):
+    support = "support: " + str([list(r) for r in rows]) + "\nmode: objects\n"
+    task = load_task(member_task(tmp_path, MEMBER, support))
+    assert task.objects is not None and task.names == ["digit_1", "digit_2", "digit_3"]
+    assert count(task, "search").count == brute_force_objects(3, [range(3)], shown, rows, set())

@@ -5,7 +5,7 @@ attribute shared by all objects). Each input is an object, each predicate an att
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import TaskError, quote
@@ -55,7 +55,7 @@ def program_objects(program: Program) -> ProgramObjects:
     renamed = _Renaming(names)
     labels = {label: renamed(e) for label, e in program.labels.items()}
     answers = tuple(
-        QueryAnswers(q.query, q.variables, tuple((values, renamed(holds)) for values, holds in q.answers))
+        replace(q, answers=tuple((values, renamed(holds)) for values, holds in q.answers))
         for q in program.answers
     )
     notes = tuple(f"object {n} is input {item}" for n, item in enumerate(inputs, 1))
