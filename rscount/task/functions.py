@@ -4,9 +4,11 @@ Lookup expression, so that every method and statement sees a table like any prog
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import product
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ..errors import TaskError, quote, short
 from ..limits import FUNCTION_VECTORS
@@ -42,7 +44,34 @@ def tabulated(function: LabelFunction, concepts: Sequence[Concept], where: str) 
                 "not an integer, a word or a Boolean",
             )
         table[row] = value
-    return call("Lookup", *(var(n) for n in names), const(LookupTable(table)))
+    return lookup(names, [c.values for c in concepts], table)
+
+
+def lookup(
+    names: Sequence[str], domains: Sequence[Sequence[Any]], table: Mapping[tuple[Any, ...], Any]
+) -> Expr:
+    """The label `table` gives every concept vector (keys in product order over `domains`) as a
+    Lookup over only the concepts it depends on (a constant when none): a program's answer or a
+    function tabulated over every concept then reads what it reads, so its label groups, and the
+    prefixes a search checks it on, are those of the same knowledge written as expressions."""
+    values = list(table.values())
+    ids: dict[Any, int] = {}
+    codes = np.array([ids.setdefault(v, len(ids)) for v in values], dtype=np.int64)
+    shaped = codes.reshape([len(d) for d in domains])
+    kept = [j for j in range(len(domains)) if not (shaped == shaped.take([0], axis=j)).all()]
+    if not kept:
+        return const(values[0])
+    if len(kept) == len(domains):
+        return call("Lookup", *(var(n) for n in names), const(LookupTable(table)))
+    first = tuple(0 if j not in kept else slice(None) for j in range(len(domains)))
+    narrowed = shaped[first].reshape(-1)
+    by_id = list(ids)
+    rows = product(*(domains[j] for j in kept))
+    return call(
+        "Lookup",
+        *(var(names[j]) for j in kept),
+        const(LookupTable({row: by_id[code] for row, code in zip(rows, narrowed.tolist())})),
+    )
 
 
 def is_table(expr: Expr) -> bool:

@@ -5,9 +5,12 @@ back as a task file."""
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
 from support import REPO
 
@@ -15,6 +18,8 @@ import rscount
 from rscount.errors import CapExceeded, TaskError
 from rscount.formats.task_files.writing import task_yaml
 from rscount.knowledge.loading import load_task, task_from_dict
+from rscount.task.expressions import evaluate, free_names
+from rscount.task.functions import lookup
 
 XOR = {"concepts": {"a": [0, 1], "b": [0, 1], "c": [0, 1]}, "support": "exhaustive"}
 
@@ -74,3 +79,32 @@ def test_a_task_labelled_by_a_function_is_not_written_as_a_task_file():
     with pytest.raises(TaskError, match="no task-file expression writes it") as error:
         task_yaml(task, [])
     assert error.value.field == "labels.y"
+
+
+@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=60)
+@given(data=st.data())
+def test_a_table_reads_exactly_the_concepts_it_depends_on_and_gives_every_vector_its_value(data):
+    sizes = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=4), label="sizes")
+    kinds = data.draw(st.sampled_from(["words", "offset"]), label="kinds")
+    domains = [
+        [f"v{u}" for u in range(size)] if kinds == "words" else [u + 7 for u in range(size)] for size in sizes
+    ]
+    names = [f"c{j}" for j in range(len(sizes))]
+    depends = data.draw(st.sets(st.integers(0, len(sizes) - 1)), label="depends")
+    drawn = {}
+    table = {}
+    for row in product(*domains):
+        key = tuple(row[j] for j in sorted(depends))
+        drawn.setdefault(key, data.draw(st.sampled_from([0, 1, 5, "no answer", "x"])))
+        table[row] = drawn[key]
+    expr = lookup(names, domains, table)
+    read = free_names(expr)
+    assert read <= {names[j] for j in depends}  # never more than it depends on
+    assert all(row_value == evaluate(expr, dict(zip(names, row))) for row, row_value in table.items())
+    varies = {  # and every concept along which the table changes
+        names[j]
+        for j in range(len(sizes))
+        for row in table
+        if any(table[row[:j] + (u,) + row[j + 1 :]] != table[row] for u in domains[j])
+    }
+    assert read == varies

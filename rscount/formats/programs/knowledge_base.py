@@ -22,7 +22,8 @@ from problog.program import PrologString
 
 from ...errors import FormatError, TaskError, quote, short
 from ...limits import FUNCTION_VECTORS
-from ...task.expressions import Expr, LookupTable, call, const, var
+from ...task.expressions import Expr
+from ...task.functions import lookup
 from ...task.model import NO_ANSWER, Concept, QueryAnswers
 from ...task.support import domain_size
 from . import terms
@@ -115,17 +116,14 @@ def _program(
             answers.setdefault(row, set()).add(tuple(terms.value(binding[v]) for v in variables))
     if not answers:
         raise TaskError("query", f"{quote(text)} has no answer for any concept vector")
-    keys = [var(c.name) for c in concepts]
+    names, domains = [c.name for c in concepts], [c.values for c in concepts]
     every = list(product(*(c.values for c in concepts)))
     seen = sorted({a for found_here in answers.values() for a in found_here}, key=str)
-    bound = tuple(
-        (a, call("Lookup", *keys, const(LookupTable({v: int(a in answers.get(v, ())) for v in every}))))
-        for a in seen
-    )
+    bound = tuple((a, lookup(names, domains, {v: int(a in answers.get(v, ())) for v in every})) for a in seen)
     labels: dict[str, Expr] = {}
     for k, name in enumerate(variables):
         table = {v: min(answers[v], key=str)[k] if v in answers else NO_ANSWER for v in every}
-        labels[name] = call("Lookup", *keys, const(LookupTable(table)))
+        labels[name] = lookup(names, domains, table)
     notes = (
         f"labels {', '.join(variables)}: the answers of {short(text)}, asked once with the concepts as "
         "variables",

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import FormatError, TaskError, quote, short
-from ...task.expressions import Expr, LookupTable, call, const, var
+from ...task.expressions import Expr
+from ...task.functions import lookup
 from ...task.model import NO_ANSWER, Concept, QueryAnswers
 from .program import NAME_CHARS, Program, Reads, safe_name
 
@@ -278,7 +279,7 @@ def _program(
     query: str,
     variables: list[str],
 ) -> Program:
-    keys = [var(c.name) for c in concepts]
+    names_domains = ([c.name for c in concepts], [c.values for c in concepts])
     notes: list[str] = []
     every = list(product(*(c.values for c in concepts)))
     if not variables:
@@ -290,14 +291,15 @@ def _program(
         label = safe_name(query)
         table = {v: int(True in holds[v]) if v in holds else NO_ANSWER for v in every}
         asked = QueryAnswers(query, (label,), ())
-        return Program(tuple(concepts), {label: _lookup(keys, table)}, (asked,), tuple(notes), reads, None)
+        labelled = {label: lookup(*names_domains, table)}
+        return Program(tuple(concepts), labelled, (asked,), tuple(notes), reads, None)
     several = any(len(found) > 1 for found in answers.values())
     labels: dict[str, Expr] = {}
     if several:
         seen = sorted({a for found in answers.values() for a in found}, key=str)
         names = [",".join(f"{v}={x}" for v, x in zip(variables, a)) for a in seen]
         for answer_label, a in zip(names, seen):
-            labels[answer_label] = _lookup(keys, {v: int(a in answers.get(v, ())) for v in every})
+            labels[answer_label] = lookup(*names_domains, {v: int(a in answers.get(v, ())) for v in every})
         asked = QueryAnswers(query, tuple(variables), (), tuple(names))
         notes.append(
             f"query {short(query)} has several answers on some vectors: its label is the set of them"
@@ -305,12 +307,7 @@ def _program(
     else:
         for k, variable in enumerate(variables):
             table = {v: next(iter(answers[v]))[k] if answers.get(v) else NO_ANSWER for v in every}
-            labels[variable] = _lookup(keys, table)
+            labels[variable] = lookup(*names_domains, table)
             notes.append(f"label {variable} is {variable} in query {short(query)}")
         asked = QueryAnswers(query, tuple(variables), ())
     return Program(tuple(concepts), labels, (asked,), tuple(notes), reads, None)
-
-
-def _lookup(keys: list[Expr], table: dict[tuple[Any, ...], Any]) -> Expr:
-    """The expression reading `table` at the concepts' values."""
-    return call("Lookup", *keys, const(LookupTable(table)))

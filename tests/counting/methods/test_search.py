@@ -5,6 +5,7 @@ methods stall on."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from references.bruteforce import brute_force_objects
+from references.bruteforce import brute_force_count, brute_force_objects
 from references.oracle import Truth
 from strategies.mixedtasks import object_tasks, plain_tasks
 from strategies.randomtasks import (
@@ -38,6 +39,7 @@ from rscount.counting.processes.race import Entrant, race
 from rscount.counting.settings import CountSettings
 from rscount.knowledge.loading import load_task
 from rscount.progress import Progress
+from rscount.task.expressions import free_names
 from rscount.task.model import Mode
 
 
@@ -243,3 +245,31 @@ def test_pinned_counts_tally_each_class_as_the_class_counter(drawn):
         expected_total, expected = decomposition.tally(pi)
         assert total == expected_total
         assert fixed == expected
+
+
+def _apply(row: tuple) -> tuple:
+    """Labels in the manner of NeurASP's apply2x2: the first digit itself, and a result the operators
+    make of both digits (one label group, whose first label reads one concept)."""
+    d0, d1, o0, o1 = row
+    return d0, (d0 + d1 if o0 == 0 else d0 * d1) + (d1 if o1 else 0)
+
+
+@settings(max_examples=12, **SETTINGS)
+@given(st.data())
+def test_labels_reading_part_of_a_group_prune_its_prefixes_and_the_count_is_the_brute_forces(data):
+    domains = [(7, 8, 9), (7, 8, 9), (0, 1), (0, 1)]
+    every = list(itertools.product(*domains))
+    rows = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=12, unique=True), label="rows")
+    names = ["d0", "d1", "o0", "o1"]
+    task = rscount.task_from_dict(
+        {
+            "concepts": dict(zip(names, map(list, domains))),
+            "labels": {
+                "first": lambda d0, d1, o0, o1: _apply((d0, d1, o0, o1))[0],
+                "result": lambda d0, d1, o0, o1: _apply((d0, d1, o0, o1))[1],
+            },
+            "support": [list(r) for r in rows],
+        }
+    )
+    assert free_names(task.labels["first"]) == {"d0"}  # the table reads the concept it depends on
+    assert search(task) == brute_force_count(domains, _apply, rows, set())

@@ -20,14 +20,19 @@ from typing import Any
 from ....encoding.value_codes import ValueMapCoding
 from ....knowledge.symmetry_groups import Blocks, class_blocks
 from ....progress import Progress
+from ....task.expressions import free_names
 from ....task.model import Mode
-from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
+from ...budget import UNBOUNDED, Budget, TooManyClasses, TooManyNodes, Unsuited
 from ...engines.class_search.permutations import Walk, classes, permutations_summed
 from ...engines.group_tables import GroupTables
 from ...problem import CountProblem
 from ...result import CountResult
 from ...settings import CountSettings, Method
 from .value_search import Pins, ValueSearch
+
+# A prefix is checked on the labels of a group that read placed concepts only by a value search of at
+# most this many nodes; past it the prefix is kept (only a proved refusal prunes).
+PARTIAL_NODES = 20_000
 
 
 class SearchBackend:
@@ -94,6 +99,16 @@ class Counter:
         self.groups = self.coding.label_groups()
         self.search = ValueSearch(self.coding, self.groups, GroupTables(self.coding, self.groups))
         self.factors: dict[tuple[int, tuple[int, ...], Pins], int] = {}
+        index = {c.name: j for j, c in enumerate(self.task.concepts)}
+        self.reads = {n: frozenset(index[v] for v in free_names(e)) for n, e in self.task.labels.items()}
+        # the labels of a group that read placed concepts only, as groups of their own (numbered
+        # by their labels), and whether some value map keeps them with given sources
+        self.partial_groups: list[tuple[list[str], list[int]]] = []
+        self.partial = ValueSearch(
+            self.coding, self.partial_groups, GroupTables(self.coding, self.partial_groups)
+        )
+        self.partial_numbers: dict[tuple[str, ...], int] = {}
+        self.partial_viable: dict[tuple[int, tuple[int, ...]], bool] = {}
 
     @functools.cached_property
     def blocks(self) -> Blocks:
@@ -126,13 +141,39 @@ class Counter:
 
     def viable(self, placed: list[tuple[int, int]]) -> bool:
         """Whether every group whose concepts all have a source in `placed` (pairs source, target)
-        has a nonzero factor."""
+        has a nonzero factor, and, in a group some of whose concepts have none, the labels that
+        read placed concepts only are kept by some value map (a label that reads one digit of a
+        grid prunes the prefix that places that digit, not the whole grid)."""
         where = {j: i for i, j in placed}
-        for g, (_, targets) in enumerate(self.groups):
-            whole = placed[-1][1] in targets and all(j in where for j in targets)
-            if whole and not self._factor(g, tuple(where[j] for j in targets)):
+        last = placed[-1][1]
+        for g, (labels, targets) in enumerate(self.groups):
+            if last not in targets:
+                continue
+            if all(j in where for j in targets):
+                if not self._factor(g, tuple(where[j] for j in targets)):
+                    return False
+                continue
+            within = [n for n in labels if self.reads[n] <= where.keys()]
+            if any(last in self.reads[n] for n in within) and not self._partly_viable(within, where):
                 return False
         return True
+
+    def _partly_viable(self, labels: list[str], where: dict[int, int]) -> bool:
+        """Whether some value map keeps `labels` on every row with the targets they read fed by the
+        sources `where` gives them; True also where that search takes more than PARTIAL_NODES nodes
+        (only a proved refusal prunes)."""
+        targets = sorted(frozenset().union(*(self.reads[n] for n in labels)))
+        number = self.partial_numbers.setdefault(tuple(labels), len(self.partial_groups))
+        if number == len(self.partial_groups):
+            self.partial_groups.append((labels, targets))
+        key = (number, tuple(where[j] for j in targets))
+        if key not in self.partial_viable:
+            self.partial.max_nodes = self.partial.nodes + PARTIAL_NODES
+            try:
+                self.partial_viable[key] = self.partial.count(number, key[1]) > 0
+            except TooManyNodes:
+                self.partial_viable[key] = True
+        return self.partial_viable[key]
 
     def models(
         self,

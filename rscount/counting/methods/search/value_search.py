@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from ....encoding.value_codes import ValueMapCoding
@@ -40,9 +39,10 @@ class ValueSearch:
     """Counts, for a permutation pi and a label group, the images of the seen values of the owners
     feeding the group that keep every row's labels (and supervised values)."""
 
-    def __init__(self, coding: ValueMapCoding, groups: Sequence[Group], tables: GroupTables) -> None:
+    def __init__(self, coding: ValueMapCoding, groups: list[Group], tables: GroupTables) -> None:
+        """`groups` is held, not copied: a caller may number further groups by appending them."""
         self.coding = coding
-        self.groups = list(groups)
+        self.groups = groups
         self.tables = tables
         self.labels: dict[int, tuple[dict[tuple[int, ...], int], LabelId]] = {}
         self.ids: dict[int, dict[tuple[Any, ...], int]] = {}  # per group: evaluated label tuples numbered
