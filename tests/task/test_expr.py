@@ -6,9 +6,12 @@ import itertools
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rscount.errors import RscountError
-from rscount.task.expressions import evaluate, parse
+from rscount.task.compiled import compiled
+from rscount.task.expressions import Expr, call, const, evaluate, parse, var
 
 NAMES = ["a", "b", "c"]
 
@@ -92,3 +95,49 @@ def test_bare_domain_values_are_constants_and_concepts_win_over_values():
     assert evaluate(expr, {"colour": "red"}) == 1
     assert evaluate(expr, {"colour": "blue"}) == 0
     assert parse("red", ["red"], values=["red"]).op == "var"
+
+
+def _expressions(depth: int) -> st.SearchStrategy[Expr]:
+    """Random expressions over concepts a (0/1), b (0/1), d (0..2) and w (words): every operator a
+    search may compile, with operands that may raise (a digit under a connective, a word in a sum)."""
+    leaves = st.sampled_from(
+        [var("a"), var("b"), var("d"), var("w"), const(0), const(1), const(2), const("x")]
+    )
+    if depth == 0:
+        return leaves
+    sub = _expressions(depth - 1)
+    nary = st.tuples(st.sampled_from(["And", "Or", "Add", "Mul"]), st.lists(sub, min_size=2, max_size=4))
+    unary = st.tuples(st.sampled_from(["Not", "Neg"]), st.lists(sub, min_size=1, max_size=1))
+    binary = st.tuples(
+        st.sampled_from(["Eq", "Ne", "Lt", "FloorDiv", "Mod", "Implies", "Sub"]),
+        st.lists(sub, min_size=2, max_size=2),
+    )
+    return leaves | st.builds(lambda op_args: call(op_args[0], *op_args[1]), nary | unary | binary)
+
+
+def _outcome(fn, assignment):
+    try:
+        return "value", fn(assignment)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
+        return "error", type(exc)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_expressions(3))
+def test_a_compiled_expression_gives_every_assignment_what_evaluate_gives_it_errors_included(expr):
+    for a, b, d, w in itertools.product((0, 1), (0, 1), (0, 1, 2), ("x", "y")):
+        assignment = {"a": a, "b": b, "d": d, "w": w}
+        assert _outcome(compiled(expr), assignment) == _outcome(lambda x: evaluate(expr, x), assignment)
+
+
+def test_a_conjunction_of_inequalities_stops_at_its_first_false_operand():
+    seen = []
+
+    class Watched(dict):
+        def __getitem__(self, key):
+            seen.append(key)
+            return super().__getitem__(key)
+
+    conjunction = call("And", call("Ne", var("a"), var("b")), call("And", call("Ne", var("b"), var("d"))))
+    assert compiled(conjunction)(Watched(a=1, b=1, d=2)) == 0
+    assert seen == ["a", "b"]

@@ -273,3 +273,26 @@ def test_labels_reading_part_of_a_group_prune_its_prefixes_and_the_count_is_the_
     )
     assert free_names(task.labels["first"]) == {"d0"}  # the table reads the concept it depends on
     assert search(task) == brute_force_count(domains, _apply, rows, set())
+
+
+def _latin(row: tuple) -> int:
+    """A 2x2 grid (cells in reading order) whose rows and columns hold different values."""
+    return int(row[0] != row[1] and row[2] != row[3] and row[0] != row[2] and row[1] != row[3])
+
+
+@pytest.mark.parametrize(("mode", "size"), [("objects", 3), ("disentangled", 2)])  # brute forces in seconds
+@settings(max_examples=15, **SETTINGS)
+@given(data=st.data())
+def test_grids_labelled_by_inequalities_count_as_the_brute_force(mode, size, data):
+    values = data.draw(st.sampled_from([(0, 1, 2), (5, 6, 7), ("r", "g", "b")]), label="values")[:size]
+    every = list(itertools.product(values, repeat=4))
+    rows = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=10, unique=True), label="rows")
+    label = " & ".join(f"(cell_{a} != cell_{b})" for a, b in [(1, 2), (3, 4), (1, 3), (2, 4)])
+    objects = {"objects": {"count": 4, "attributes": {"cell": list(values)}}, "labels": {"valid": label}}
+    task = rscount.task_from_dict({**objects, "support": [list(r) for r in rows]})
+    expected = (
+        brute_force_objects(4, [values], _latin, rows, set())
+        if mode == "objects"
+        else brute_force_count([values] * 4, _latin, rows, set())
+    )
+    assert search(task, mode) == expected

@@ -14,25 +14,22 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ....encoding.value_codes import ValueMapCoding
+from ....knowledge.splitting import split_task
 from ....knowledge.symmetry_groups import Blocks, class_blocks
 from ....progress import Progress
-from ....task.expressions import free_names
 from ....task.model import Mode
-from ...budget import UNBOUNDED, Budget, TooManyClasses, TooManyNodes, Unsuited
+from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
 from ...engines.class_search.permutations import Walk, classes, permutations_summed
 from ...engines.group_tables import GroupTables
 from ...problem import CountProblem
 from ...result import CountResult
 from ...settings import CountSettings, Method
+from .partial import PartialChecks, perfect_matching
 from .value_search import Pins, ValueSearch
-
-# A prefix is checked on the labels of a group that read placed concepts only by a value search of at
-# most this many nodes; past it the prefix is kept (only a proved refusal prunes).
-PARTIAL_NODES = 20_000
 
 
 class SearchBackend:
@@ -84,6 +81,9 @@ class SearchBackend:
         return result
 
 
+Feeding = tuple[tuple[int, int], ...]  # (target, source) pairs of concepts
+
+
 class Counter:
     """The permutation classes of a problem and N(pi) for each, with group factors cached. A count
     takes the problem's own (CountProblem.kept): what auto's head start cached (label tables, slot
@@ -99,16 +99,6 @@ class Counter:
         self.groups = self.coding.label_groups()
         self.search = ValueSearch(self.coding, self.groups, GroupTables(self.coding, self.groups))
         self.factors: dict[tuple[int, tuple[int, ...], Pins], int] = {}
-        index = {c.name: j for j, c in enumerate(self.task.concepts)}
-        self.reads = {n: frozenset(index[v] for v in free_names(e)) for n, e in self.task.labels.items()}
-        # the labels of a group that read placed concepts only, as groups of their own (numbered
-        # by their labels), and whether some value map keeps them with given sources
-        self.partial_groups: list[tuple[list[str], list[int]]] = []
-        self.partial = ValueSearch(
-            self.coding, self.partial_groups, GroupTables(self.coding, self.partial_groups)
-        )
-        self.partial_numbers: dict[tuple[str, ...], int] = {}
-        self.partial_viable: dict[tuple[int, tuple[int, ...]], bool] = {}
 
     @functools.cached_property
     def blocks(self) -> Blocks:
@@ -133,47 +123,73 @@ class Counter:
         ):  # fmt: skip
             # the object maps under each attribute map walk that map's share of `walk`
             for objs, obj_size in classes(
-                blocks["support objects"], blocks["knowledge objects"], lambda placed: True,
+                blocks["support objects"], blocks["knowledge objects"],
+                functools.partial(self.objects_viable, attrs),
                 blocks["knowledge object families"], None if walk is None else walk.nested(),
                 self.task.in_place,
             ):  # fmt: skip
                 yield tuple(objs[i // m] * m + attrs[i % m] for i in range(m * n)), attr_size * obj_size
 
+    @functools.cached_property
+    def checks(self) -> list[PartialChecks]:
+        """The prefix checks on the task's labels and on its split labels (found on first use)."""
+        checks = [PartialChecks(self.task, self.shared, whole=False)]
+        split = split_task(self.task)
+        if split is not None:
+            checks.append(PartialChecks(split, self.shared, whole=True))
+        return checks
+
     def viable(self, placed: list[tuple[int, int]]) -> bool:
         """Whether every group whose concepts all have a source in `placed` (pairs source, target)
-        has a nonzero factor, and, in a group some of whose concepts have none, the labels that
-        read placed concepts only are kept by some value map (a label that reads one digit of a
-        grid prunes the prefix that places that digit, not the whole grid)."""
-        where = {j: i for i, j in placed}
-        last = placed[-1][1]
-        for g, (labels, targets) in enumerate(self.groups):
-            if last not in targets:
-                continue
-            if all(j in where for j in targets):
-                if not self._factor(g, tuple(where[j] for j in targets)):
-                    return False
-                continue
-            within = [n for n in labels if self.reads[n] <= where.keys()]
-            if any(last in self.reads[n] for n in within) and not self._partly_viable(within, where):
-                return False
-        return True
+        has a nonzero factor, and the prefix checks (partial.py) keep it and each way to go on."""
+        return self._viable(placed, len(self.coding.sizes), lambda o, t: ((t, o),))
 
-    def _partly_viable(self, labels: list[str], where: dict[int, int]) -> bool:
-        """Whether some value map keeps `labels` on every row with the targets they read fed by the
-        sources `where` gives them; True also where that search takes more than PARTIAL_NODES nodes
-        (only a proved refusal prunes)."""
-        targets = sorted(frozenset().union(*(self.reads[n] for n in labels)))
-        number = self.partial_numbers.setdefault(tuple(labels), len(self.partial_groups))
-        if number == len(self.partial_groups):
-            self.partial_groups.append((labels, targets))
-        key = (number, tuple(where[j] for j in targets))
-        if key not in self.partial_viable:
-            self.partial.max_nodes = self.partial.nodes + PARTIAL_NODES
-            try:
-                self.partial_viable[key] = self.partial.count(number, key[1]) > 0
-            except TooManyNodes:
-                self.partial_viable[key] = True
-        return self.partial_viable[key]
+    def objects_viable(self, attrs: tuple[int, ...], placed: list[tuple[int, int]]) -> bool:
+        """viable for a prefix of the object map (pairs source object, target object) under the
+        attribute map `attrs`: the value maps shared by all objects."""
+        m = len(attrs)
+
+        def concepts(o: int, t: int) -> Feeding:
+            return tuple((t * m + attrs[a], o * m + a) for a in range(m))
+
+        return self._viable(placed, len(self.coding.sizes) // m, concepts)
+
+    def _viable(
+        self, placed: list[tuple[int, int]], units: int, concepts: Callable[[int, int], Feeding]
+    ) -> bool:
+        """Whether a prefix of a map of `units` (concepts, or objects) keeps every group whose concepts
+        all have a source at a nonzero factor and the prefix checks, and whether the units left can
+        still be matched: each target left needs a source left that the checks accept there, and
+        all of them at once (a perfect matching). `concepts(o, t)` gives the (target, source) pairs
+        of concepts that placing unit o at t feeds."""
+        where = {j: i for o, t in placed for j, i in concepts(o, t)}
+        new = frozenset(j for j, _ in concepts(*placed[-1]))
+        complete = len(placed) == units
+        for g, (_, targets) in enumerate(self.groups):
+            whole = not new.isdisjoint(targets) and all(j in where for j in targets)
+            # a complete map of shared value maps is counted by models() next, all groups at once
+            if (
+                whole
+                and not (complete and self.shared)
+                and not self._factor(g, tuple(where[j] for j in targets))
+            ):
+                return False
+        if not all(check.viable(where, new) for check in self.checks):
+            return False
+        if self.task.in_place or complete:
+            return True
+        sources = [o for o in range(units) if o not in {o for o, _ in placed}]
+        fits: list[list[int]] = []
+        for t in sorted(set(range(units)) - {t for _, t in placed}):
+            fits.append([])
+            for o in sources:
+                fed = concepts(o, t)
+                trial, fresh = {**where, **dict(fed)}, frozenset(j for j, _ in fed)
+                if all(check.viable(trial, fresh) for check in self.checks):
+                    fits[-1].append(o)
+            if not fits[-1]:
+                return False
+        return perfect_matching(fits)
 
     def models(
         self,

@@ -35,6 +35,7 @@ class Owner(Protocol):
     nodes: int
     max_nodes: int | None
     parts: int
+    existence: bool  # a part's search stops at its first valid assignment, counting it 1
 
     def cost(self, order: str) -> float: ...
 
@@ -208,6 +209,8 @@ class _Search:
             if entering:
                 found: int | None = None
                 if n == depth:
+                    if owner.existence:
+                        return 1
                     found = 1
                 else:
                     key = None
@@ -217,6 +220,8 @@ class _Search:
                         found = memo.get(key)
                         if found is not None:
                             hits[n] += 1
+                            if found and owner.existence:
+                                return 1
                     if found is None:
                         if owner.nodes >= limit:
                             self.at = (n, True)

@@ -22,7 +22,8 @@ from typing import Any
 
 from ....encoding.value_codes import ValueMapCoding
 from ....errors import TaskError
-from ....task.expressions import evaluate, normalise
+from ....task.compiled import compiled
+from ....task.expressions import normalise
 from ...engines.group_tables import MISSING, Group, GroupTables
 from . import part_search
 from .part_search import Allowed, LabelId, MaskCheck, Masker, Read, count_part, probe_part
@@ -51,6 +52,7 @@ class ValueSearch:
         self.skeletons: dict[tuple[Feeds, Watched], Skeleton] = {}  # by what they were built from
         self.spent: dict[str, tuple[int, int]] = {}  # per slot order: parts it finished, nodes it took
         self.parts = 0  # parts counted
+        self.existence = False  # counts say only whether a map exists: 1 or 0 (part_search)
         # per group, wanted label, check pattern (targets' order) and slot size: the images a check
         # allows, by the images of the other slots it reads
         self.allowed: dict[tuple[int, int | None, tuple[int, ...], int], tuple[Allowed, Masker]] = {}
@@ -297,6 +299,7 @@ class ValueSearch:
         task = self.coding.task
         concepts = task.concepts
         base = {c.name: c.values[0] for c in concepts}
+        functions = [compiled(task.labels[n]) for n in labels]
 
         def evaluated(values: tuple[int, ...]) -> int:
             if values not in known:
@@ -304,7 +307,7 @@ class ValueSearch:
                 for j, u in zip(targets, values):
                     assignment[concepts[j].name] = concepts[j].values[u]
                 try:
-                    found = tuple(normalise(evaluate(task.labels[n], assignment)) for n in labels)
+                    found = tuple(normalise(f(assignment)) for f in functions)
                 except (TypeError, ValueError, ZeroDivisionError, OverflowError, TaskError):
                     known[values] = MISSING
                 else:
