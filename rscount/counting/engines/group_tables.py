@@ -124,7 +124,9 @@ class GroupTables:
         labels, targets = group
         domains = [task.concepts[j].values for j in targets]
         size = math.prod(len(d) for d in domains)
-        if size > (SUMMARY_TABLE_LIMIT if self.summary else LABEL_TABLE_LIMIT):
+        # a table read off the task's labels on all of D costs no evaluation: summary-sized
+        read = task.tabulated_labels() is not None
+        if size > (SUMMARY_TABLE_LIMIT if self.summary or read else LABEL_TABLE_LIMIT):
             return None, {}
         exprs = [task.labels[n] for n in labels]
         codes = np.arange(size, dtype=np.int64)

@@ -67,6 +67,7 @@ def test_decompose_agrees_with_the_brute_force_with_and_without_tables(spec: Spe
 
 def test_a_group_whose_label_table_is_too_large_is_counted_by_sdd(monkeypatch):
     monkeypatch.setattr(group_tables, "LABEL_TABLE_LIMIT", 4)
+    monkeypatch.setattr(group_tables, "SUMMARY_TABLE_LIMIT", 4)  # the limit of tables read off D
     spec = Spec((2, 2, 2), (("y0", "(a ^ b) | c"),), ((0, 0, 1), (1, 0, 0), (1, 1, 0)))
     result = backend_result("decompose", spec.task(), "disentangled", encoded=False)
     assert result.count == spec.brute_force()

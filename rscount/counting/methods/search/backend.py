@@ -133,10 +133,10 @@ class Counter:
     @functools.cached_property
     def checks(self) -> list[PartialChecks]:
         """The prefix checks on the task's labels and on its split labels (found on first use)."""
-        checks = [PartialChecks(self.task, self.shared, whole=False)]
+        checks = [PartialChecks(self.coding, whole=False)]
         split = split_task(self.task)
         if split is not None:
-            checks.append(PartialChecks(split, self.shared, whole=True))
+            checks.append(PartialChecks(ValueMapCoding(split, shared=self.shared), whole=True))
         return checks
 
     def viable(self, placed: list[tuple[int, int]]) -> bool:

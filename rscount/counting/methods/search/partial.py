@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ....encoding.value_codes import ValueMapCoding
 from ....task.expressions import free_names
-from ....task.model import Task
 from ...budget import TooManyNodes
 from ...engines.group_tables import Group, GroupTables
 from .value_search import ValueSearch
@@ -19,12 +18,13 @@ PARTIAL_NODES = 20_000
 
 
 class PartialChecks:
-    """Checks of prefixes on `task`'s labels (value maps shared by all objects with `shared`); with
-    `whole`, also on the labels of a group whose concepts are all placed (where the caller does not
-    count the group)."""
+    """Checks of prefixes on the labels of `coding`'s task (its value maps shared by all objects or
+    not, as the coding says); with `whole`, also on the labels of a group whose concepts are all
+    placed (where the caller does not count the group)."""
 
-    def __init__(self, task: Task, shared: bool, whole: bool) -> None:
-        self.coding = ValueMapCoding(task, shared=shared)
+    def __init__(self, coding: ValueMapCoding, whole: bool) -> None:
+        task = coding.task
+        self.coding = coding
         self.groups = self.coding.label_groups()
         self.whole = whole
         index = {c.name: j for j, c in enumerate(task.concepts)}

@@ -81,7 +81,7 @@ def _greedy(
 
     heap = [(key_now(n), n) for n in range(len(constraints))]
     heapq.heapify(heap)
-    while heap:
+    while heap and len(placed) < len(holders):  # past it, only stale entries are left
         old, n = heapq.heappop(heap)
         if not unplaced[n]:
             continue
