@@ -66,11 +66,16 @@ def var(name: str) -> Expr:
 
 class LookupTable(Mapping[tuple[Any, ...], Any]):
     """A label given as a table (a program rscount cannot read as formulas, e.g. answer-set
-    programs): concept values -> label value, immutable and hashable, so that it can be a constant."""
+    programs): concept values -> label value, immutable and hashable, so that it can be a constant.
+    `domains`, when given, says that the table lists every vector of those domains in product order
+    (first most significant), so that arrays may read it by position."""
 
-    def __init__(self, table: Mapping[tuple[Any, ...], Any]) -> None:
+    def __init__(
+        self, table: Mapping[tuple[Any, ...], Any], domains: Sequence[Sequence[Any]] | None = None
+    ) -> None:
         self._table = dict(table)
-        self._hash = hash(frozenset(self._table.items()))
+        self._hash: int | None = None  # on first use: a program's table has 10^5 entries
+        self.domains = None if domains is None else tuple(tuple(d) for d in domains)
 
     def __getitem__(self, key: tuple[Any, ...]) -> Any:
         return self._table[key]
@@ -82,6 +87,8 @@ class LookupTable(Mapping[tuple[Any, ...], Any]):
         return len(self._table)
 
     def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._table.items()))
         return self._hash
 
     def __eq__(self, other: object) -> bool:

@@ -62,15 +62,16 @@ def lookup(
     if not kept:
         return const(values[0])
     if len(kept) == len(domains):
-        return call("Lookup", *(var(n) for n in names), const(LookupTable(table)))
+        return call("Lookup", *(var(n) for n in names), const(LookupTable(table, domains)))
     first = tuple(0 if j not in kept else slice(None) for j in range(len(domains)))
     narrowed = shaped[first].reshape(-1)
     by_id = list(ids)
-    rows = product(*(domains[j] for j in kept))
+    read = [domains[j] for j in kept]
+    rows = product(*read)
     return call(
         "Lookup",
         *(var(names[j]) for j in kept),
-        const(LookupTable({row: by_id[code] for row, code in zip(rows, narrowed.tolist())})),
+        const(LookupTable({row: by_id[code] for row, code in zip(rows, narrowed.tolist())}, read)),
     )
 
 

@@ -163,6 +163,50 @@ def _bounded(a: Array) -> Array:
     return a
 
 
+DENSE_KEPT = 256  # tables whose values are kept as arrays (by identity)
+_dense: dict[int, tuple[LookupTable, list[dict[Any, int]], Array] | None] = {}
+
+
+def _looked_up(table: LookupTable, args: list[Array]) -> Array | None:
+    """table's values at the arguments' values, read by position where the table lists the product
+    of its domains in order (a program's table, a function's: its values are an array indexed in
+    mixed radix) instead of a dict look-up per vector; None where it does not."""
+    if table.domains is None or not args:
+        return None
+    kept = _dense.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_dense) >= DENSE_KEPT:
+            _dense.clear()
+        try:
+            values = value_array(list(table.values()))
+        except TooLarge:
+            return None
+        kept = _dense[id(table)] = (table, [{v: n for n, v in enumerate(d)} for d in table.domains], values)
+    _, places, values = kept
+    index = np.zeros(len(args[0]), dtype=np.int64)
+    for a, place, step in zip(args, places, strides([len(p) for p in places])):
+        found = _positions(a, place)
+        if found is None:  # a value the table does not list: the dict look-up raises as evaluate does
+            return None
+        index += found * step
+    return values[index]
+
+
+def _positions(a: Array, place: dict[Any, int]) -> Array | None:
+    """The position in `place` of each value of `a` (None if one is not there): by a sorted search
+    for integers, one look-up per value for words."""
+    if a.dtype != object and all(isinstance(v, int) for v in place):
+        listed = np.array(sorted(place), dtype=np.int64)
+        at = np.minimum(np.searchsorted(listed, a), len(listed) - 1)
+        if not np.array_equal(listed[at], a):
+            return None
+        return np.array([place[v] for v in listed.tolist()], dtype=np.int64)[at]
+    try:
+        return np.fromiter((place[v] for v in a.tolist()), dtype=np.int64, count=len(a))
+    except KeyError:
+        return None
+
+
 def _magnitude(a: Array) -> int:
     return max(abs(int(a.max())), abs(int(a.min()))) if a.size and a.dtype != object else 0
 
@@ -193,6 +237,9 @@ def _apply(op: str, args: list[Array]) -> Array:
         return np.asarray(compare[op](args[0], args[1]), dtype=bool)
     if op == "Lookup":
         table = args[-1][0]
+        found = _looked_up(table, args[:-1])
+        if found is not None:
+            return found
         return value_array([table[key] for key in zip(*(a.tolist() for a in args[:-1]))])
     if op in ("Min", "Max"):
         return np.asarray((np.minimum if op == "Min" else np.maximum).reduce(args))

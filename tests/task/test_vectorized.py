@@ -14,7 +14,7 @@ from strategies.randomtasks import SETTINGS, offset_specs, specs, string_specs
 from support import REPO
 
 from rscount.knowledge.loading import load_task
-from rscount.task.expressions import call, const, evaluate, normalise, var
+from rscount.task.expressions import LookupTable, call, const, evaluate, normalise, var
 from rscount.task.vectorized import TooLarge, evaluate_shared, tabulate
 
 
@@ -94,3 +94,28 @@ def test_labels_of_rows_read_off_d_equal_their_own_evaluation(name):
     task.__dict__.pop("_label_arrays")  # as if D had not been tabulated
     assert task.tabulated_labels() is None
     assert read == task.labels_of(rows) == [task.label_of(row) for row in rows[:200]] + read[200:]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_table_over_its_domains_is_read_by_position_as_by_key(data):
+    kinds = data.draw(st.sampled_from(["offset", "words", "mixed"]), label="kinds")
+    sizes = data.draw(st.lists(st.integers(1, 3), min_size=1, max_size=3), label="sizes")
+    domains = [
+        [f"v{u}" if kinds == "words" or (kinds == "mixed" and j % 2) else 5 + 3 * u for u in range(n)]
+        for j, n in enumerate(sizes)
+    ]
+    keys = list(product(*domains))
+    values = data.draw(
+        st.lists(st.sampled_from([0, 1, 7, "no answer"]), min_size=len(keys), max_size=len(keys))
+    )
+    table = dict(zip(keys, values))
+    names = [f"c{j}" for j in range(len(domains))]
+    rows = data.draw(st.lists(st.tuples(*(st.sampled_from(d) for d in domains)), min_size=1, max_size=12))
+    columns = {n: np.array([r[j] for r in rows], dtype=object if isinstance(domains[j][0], str) else np.int64)
+               for j, n in enumerate(names)}  # fmt: skip
+    by_position = call("Lookup", *map(var, names), const(LookupTable(table, domains)))
+    by_key = call("Lookup", *map(var, names), const(LookupTable(table)))
+    (positional,) = tabulate([by_position], columns, len(rows))
+    (keyed,) = tabulate([by_key], columns, len(rows))
+    assert positional.tolist() == keyed.tolist() == [table[r] for r in rows]
