@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ....encoding.value_codes import ValueMapCoding
+from ....knowledge.automorphisms import knowledge_automorphisms
 from ....knowledge.splitting import split_task
 from ....knowledge.symmetry_groups import Blocks, class_blocks
 from ....progress import Progress
@@ -99,6 +100,7 @@ class Counter:
         self.groups = self.coding.label_groups()
         self.search = ValueSearch(self.coding, self.groups, GroupTables(self.coding, self.groups))
         self.factors: dict[tuple[int, tuple[int, ...], Pins], int] = {}
+        self.by_orbit: dict[tuple[tuple[int, ...], Pins], int] = {}  # models() by orbit and pins
 
     @functools.cached_property
     def blocks(self) -> Blocks:
@@ -129,6 +131,12 @@ class Counter:
                 self.task.in_place,
             ):  # fmt: skip
                 yield tuple(objs[i // m] * m + attrs[i % m] for i in range(m * n)), attr_size * obj_size
+
+    @functools.cached_property
+    def orbit(self) -> list[tuple[int, ...]]:
+        """The knowledge's automorphisms (predicted concepts permuted so that every label and
+        supervised vector stays): pi and h o pi have the same optimal maps, with the same value maps."""
+        return knowledge_automorphisms(self.task, self.mode)
 
     @functools.cached_property
     def checks(self) -> list[PartialChecks]:
@@ -203,13 +211,23 @@ class Counter:
         those that send each pinned value to its image; with `rng`, an unbiased estimate of it
         instead (one random probe of each group's value search, nothing cached)."""
         coding = self.coding
-        where = {j: i for i, j in enumerate(pi)}
         total = coding.unseen_factor(pi)
         if pinned is not None:
             total //= coding.sizes[pinned] ** (coding.sizes[pinned] - len(coding.seen[pinned]))
             pins = tuple(
                 sorted({**dict(pins), **{(coding.owner[pinned], v): v for v in coding.seen[pinned]}}.items())
             )
+        if pinned is None and rng is None and len(self.orbit) > 1:  # h o pi counts as pi does
+            key = (min(tuple(h[t] for t in pi) for h in self.orbit), pins)
+            if key not in self.by_orbit:
+                self.by_orbit[key] = self._models(pi, total, pins, None)
+            return self.by_orbit[key]
+        return self._models(pi, total, pins, rng)
+
+    def _models(self, pi: tuple[int, ...], total: int, pins: Pins, rng: random.Random | None) -> int:
+        """models(pi) counted: `total` (the unseen values' factor) times the groups' factors."""
+        coding = self.coding
+        where = {j: i for i, j in enumerate(pi)}
         if self.shared:
             return total * self.search.count_shared(pi, pins, rng)
         for g, (_, targets) in enumerate(self.groups):
