@@ -19,6 +19,8 @@ from references.oracle import Truth, after_steps, cheaper_plan, jrs
 from strategies.mixedtasks import Drawn, in_place_tasks, object_tasks, plain_tasks, predicting_tasks
 
 import rscount
+from rscount.counting.methods.search import loose_concepts
+from rscount.counting.problem import CountProblem
 
 SLOW = os.environ.get("RSCOUNT_FUZZ", "").lower() == "slow"
 ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True, max_examples=1)
@@ -115,6 +117,19 @@ def test_explain_check_and_forecast_say_what_the_optimal_maps_imply(drawn: Drawn
     every = list(product(*drawn.problem.sources))  # ground-truth vectors
     test = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=4, unique=True))
     assert_forecast(drawn, truth, test)
+
+
+@settings(ORACLE, max_examples=examples(40))
+@given(st.one_of(plain_tasks(), in_place_tasks(plain_tasks()), predicting_tasks(plain_tasks())))
+def test_identification_by_search_names_the_concepts_the_optimal_maps_do_not_keep(drawn: Drawn) -> None:
+    """check's route where the CNF is too large (a program on ten thousand rows): per concept, what
+    it may read and whether its values may move, from counts with its value map pinned."""
+    task = drawn.task()
+    names = task.names
+    loose = loose_concepts(CountProblem(task, task.mode), None, None)
+    found = {names[j]: (tuple(names[i] for i in sorted(u.readers)), u.remapped) for j, u in loose.items()}
+    truth = Truth(drawn.problem).unidentified()
+    assert found == {name: (reads, remapped) for name, (reads, remapped, _) in truth.items()}
 
 
 @settings(ORACLE, max_examples=examples(30))

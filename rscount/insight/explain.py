@@ -174,7 +174,8 @@ def explain(
             raise InternalError(f"explain: the kinds of {task.name} hold {grouped.maps} maps, not the count")
     summary = found.summary
     if summary is None and counted is not None and counted.classes is not None:
-        summary = part("summarising every optimal map", class_summary, task, mode, counted.classes)
+        by_search = counted.method == Method.SEARCH
+        summary = part("summarising every optimal map", class_summary, task, mode, counted.classes, by_search)
     elif summary is None:
         summary = part("summarising every optimal map", _summary_of, task, mode, seed)
     return Explanation(

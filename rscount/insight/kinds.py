@@ -67,20 +67,19 @@ def class_tallies(
     return tallies, blocks
 
 
-def class_summary(task: Task, mode: Mode, counted: CountedClasses) -> dict[str, Any]:
+def class_summary(task: Task, mode: Mode, counted: CountedClasses, by_search: bool) -> dict[str, Any]:
     """explain's summary, exact, from the classes a count kept: per predicted concept j, the optimal
     maps in which it reads itself, and those in which it also keeps every value. A uniformly drawn
     member h_out . rep . h_in of a class has pi(j) = j when h_in(j) = s (uniform on j's orbit) and
-    h_out moves rep(s) to j (uniform on rep(s)'s orbit); its f_j is rep's f_s (ClassCounter.identities)."""
+    h_out moves rep(s) to j (uniform on rep(s)'s orbit); its f_j is rep's f_s (ClassCounter.identities,
+    or `by_search`, counts with f_s pinned while they take at most MARGINAL_NODES search nodes)."""
     h_in, h_out = symmetry_groups(task, mode, class_blocks(task, mode))
     inputs, outputs = h_in.orbits(), h_out.orbits()
-    counter = ClassCounter(task, mode)
     reads = [Fraction(0)] * len(task.concepts)
     keeps = [Fraction(0)] * len(task.concepts)
     maps = 0
-    for rep, size, n in counted:
+    for (rep, size, n), kept in zip(counted, _identities(task, mode, counted, by_search)):
         maps += size * n
-        kept = counter.identities(rep)
         for j, orbit in enumerate(inputs):
             for s in orbit:
                 if j in outputs[rep[s]]:
@@ -94,6 +93,21 @@ def class_summary(task: Task, mode: Mode, counted: CountedClasses) -> dict[str, 
         for c, r, k in zip(task.concepts, reads, keeps)
     ]
     return {"exact": True, "over": maps, "concepts": rows}
+
+
+def _identities(task: Task, mode: Mode, counted: CountedClasses, by_search: bool) -> list[list[int]]:
+    """Per class, its representative's identities: by search within MARGINAL_NODES where the
+    search counted the task (the decomposition's engines may not finish where it did), else by
+    ClassCounter."""
+    if by_search:
+        try:
+            classes = [(rep, size) for rep, size, _ in counted]
+            searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=MARGINAL_NODES), classes)
+            return [searched.identities(rep) for rep, _ in classes]
+        except Declined:
+            pass
+    counter = ClassCounter(task, mode)
+    return [counter.identities(rep) for rep, _, _ in counted]
 
 
 @dataclass(frozen=True)

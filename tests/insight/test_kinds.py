@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from references.bruteforce import brute_force_maps
 from references.oracle import Truth
-from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
+from strategies.mixedtasks import Drawn, object_tasks, plain_tasks, predicting_tasks
 from strategies.randomtasks import SETTINGS, Spec, symmetric_specs
 
 from rscount.counting.dispatch import count_task
@@ -41,14 +41,14 @@ def test_kinds_from_the_classes_a_count_kept_are_the_brute_force_kinds(method: M
 
 @pytest.mark.parametrize("method", [Method.DECOMPOSE, Method.SEARCH])
 @settings(max_examples=30, **SETTINGS)
-@given(drawn=st.one_of(plain_tasks(), object_tasks()))
+@given(drawn=st.one_of(plain_tasks(), object_tasks(), predicting_tasks()))
 def test_summary_from_the_classes_a_count_kept_is_the_brute_force_summary(method: Method, drawn: Drawn):
     mode = Mode.DISENTANGLED if drawn.problem.objects is None else Mode.OBJECTS
     task = drawn.task()
     result = count_task(task, CountSettings(method=method, mode=mode))
     assert result.classes is not None
     truth = Truth(drawn.problem)
-    summary = class_summary(task, mode, result.classes)
+    summary = class_summary(task, mode, result.classes, method == Method.SEARCH)
     assert summary["over"] == truth.count and summary["concepts"] == truth.summary()
 
 
@@ -69,5 +69,5 @@ def test_summary_of_symmetric_knowledge_averages_each_class_as_the_brute_force_s
         }
         for j, name in enumerate(task.names)
     ]
-    summary = class_summary(task, Mode.DISENTANGLED, result.classes)
+    summary = class_summary(task, Mode.DISENTANGLED, result.classes, False)
     assert summary["over"] == len(maps) and summary["concepts"] == expected

@@ -140,7 +140,7 @@ def test_the_summary_from_the_classes_the_equalities_count_kept_is_the_brute_for
     result = count_task(task, CountSettings(method=Method.EQUALITIES, mode=mode))
     assert result.classes is not None
     truth = Truth(drawn.problem)
-    summary = class_summary(task, mode, result.classes)
+    summary = class_summary(task, mode, result.classes, False)
     assert summary["over"] == truth.count and summary["concepts"] == truth.summary()
 
 

@@ -212,11 +212,10 @@ class Counter:
         instead (one random probe of each group's value search, nothing cached)."""
         coding = self.coding
         total = coding.unseen_factor(pi)
-        if pinned is not None:
-            total //= coding.sizes[pinned] ** (coding.sizes[pinned] - len(coding.seen[pinned]))
-            pins = tuple(
-                sorted({**dict(pins), **{(coding.owner[pinned], v): v for v in coding.seen[pinned]}}.items())
-            )
+        if pinned is not None:  # its unseen ground-truth values kept too: one image each, not |D_j|
+            o = coding.owner[pinned]
+            total //= coding.sizes[pi[o]] ** (coding.sources[o] - len(coding.seen[o]))
+            pins = tuple(sorted({**dict(pins), **{(o, v): v for v in coding.seen[o]}}.items()))
         if pinned is None and rng is None and len(self.orbit) > 1:  # h o pi counts as pi does
             key = (min(tuple(h[t] for t in pi) for h in self.orbit), pins)
             if key not in self.by_orbit:

@@ -51,6 +51,14 @@ class SearchedMaps:
         fixed = {slot: [count(pi, pins=((slot, u),)) for u in self._images(pi, slot)] for slot in self.slots}
         return count(pi), fixed
 
+    def identities(self, pi: tuple[int, ...]) -> list[int]:
+        """Per ground-truth concept s, the optimal maps with pi whose f_s keeps every value (as
+        ClassCounter.identities gives them): a count with f_s pinned to the identity."""
+        coding = self.coding
+        fits = {o: coding.sources[o] <= coding.sizes[pi[o]] for o in set(coding.owner)}
+        kept = {o: self.counter.models(pi, pinned=o) if fits[o] else 0 for o in fits}
+        return [kept[coding.owner[s]] for s in range(len(pi))]
+
     def value_maps(self, pi: tuple[int, ...]) -> Iterator[dict[Slot, int]]:
         """The images of the seen values in every value map valid with pi, each once: a value's
         image is kept when some valid map has it along with the images chosen before it."""
