@@ -16,12 +16,11 @@ affine tasks (tests/counting/methods/test_linear.py), and here the methods check
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from typing import Any
 
-from count_grid import count_grid
+from count_grid import count_grid, grid_options
 
 
 def task(digits: int, rows: int, seed: int, objects: bool) -> dict[str, Any]:
@@ -46,12 +45,9 @@ def task(digits: int, rows: int, seed: int, objects: bool) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = grid_options(__doc__, "linear,search,ganak")
     parser.add_argument("--digits", default="2,3", help="comma-separated numbers of digits")
     parser.add_argument("--rows", default="100,1000", help="comma-separated support sizes")
-    parser.add_argument("--seeds", default="1,2")
-    parser.add_argument("--methods", default="linear,search,ganak")
-    parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--stem", default="arithmetic", help="writes benchmarks/STEM.json and STEM.md")
     args = parser.parse_args()
     tasks = [

@@ -4,6 +4,7 @@ every run and a Markdown table with one row per task, the machine and date in th
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import os
@@ -21,6 +22,16 @@ from measure import run_measured
 BENCH = Path(__file__).resolve().parent
 COUNT = re.compile(r"^optimal concept maps: (about )?(\d+)", re.M)
 Extra = Callable[[dict[str, Any]], dict[str, Any] | None]  # a task -> a run of another kind, or None
+
+
+def grid_options(doc: str, methods: str) -> argparse.ArgumentParser:
+    """The options every grid of counts takes (--seeds, --methods with `methods` by default,
+    --timeout), for a script to add its own to; `doc` is its module docstring."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--seeds", default="1,2", help="comma-separated random seeds of the supports")
+    parser.add_argument("--methods", default=methods, help="comma-separated (auto, a backend)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="limit of each run (default 60 s)")
+    return parser
 
 
 def count_grid(

@@ -13,14 +13,13 @@ Writes benchmarks/equalities.json and benchmarks/equalities.md (one row per task
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import time
 from itertools import permutations, product
 from typing import Any
 
-from count_grid import count_grid
+from count_grid import count_grid, grid_options
 
 BRUTE_MAX = 2_000_000  # maps (pi, f) the brute force tries one by one
 
@@ -87,10 +86,7 @@ def _labels(row: Any) -> tuple[bool, ...]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", default="1,2")
-    parser.add_argument("--methods", default="equalities,auto,search,ganak")
-    parser.add_argument("--timeout", type=float, default=60.0)
+    parser = grid_options(__doc__, "equalities,auto,search,ganak")
     args = parser.parse_args()
     seeds = list(map(int, args.seeds.split(",")))
     tasks = [task(4, 2, None, 0), *(task(4, 2, 8, s) for s in seeds)]

@@ -15,7 +15,6 @@ Writes benchmarks/grids.json and benchmarks/grids.md (one row per task, machine 
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import math
 import random
@@ -24,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from count_grid import count_grid
+from count_grid import count_grid, grid_options
 
 BRUTE_MAX = 2_000_000  # maps (pi, f) the brute force tries one by one
 
@@ -202,10 +201,7 @@ def brute_force(data: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", default="1,2")
-    parser.add_argument("--methods", default="auto,search,ganak")
-    parser.add_argument("--timeout", type=float, default=60.0)
+    parser = grid_options(__doc__, "auto,search,ganak")
     args = parser.parse_args()
     seeds = list(map(int, args.seeds.split(",")))
     with tempfile.TemporaryDirectory() as tmp:
