@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
 import json
+import math
 import os
 import platform
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ from measure import run_measured
 BENCH = Path(__file__).resolve().parent
 COUNT = re.compile(r"^optimal concept maps: (about )?(\d+)", re.M)
 Extra = Callable[[dict[str, Any]], dict[str, Any] | None]  # a task -> a run of another kind, or None
+BRUTE_MAX = 2_000_000  # maps (pi, f) a brute force tries one by one
 
 
 def grid_options(doc: str, methods: str) -> argparse.ArgumentParser:
@@ -32,6 +36,36 @@ def grid_options(doc: str, methods: str) -> argparse.ArgumentParser:
     parser.add_argument("--methods", default=methods, help="comma-separated (auto, a backend)")
     parser.add_argument("--timeout", type=float, default=60.0, help="limit of each run (default 60 s)")
     return parser
+
+
+def brute_force_run(
+    values: Sequence[Any], k: int, objects: bool, rows: Sequence[tuple[Any, ...]], label: Callable[..., Any]
+) -> dict[str, Any] | None:
+    """A brute force's run (its count and seconds) where there are at most BRUTE_MAX maps (pi, f),
+    else None: pi any permutation of the k concepts, f any function of `values` per concept
+    (`objects`: one for all); a map counts when every row keeps its label."""
+    d = len(values)
+    if math.factorial(k) * d ** (d * (1 if objects else k)) > BRUTE_MAX:
+        return None
+    index = {v: n for n, v in enumerate(values)}
+    wanted = [label(r) for r in rows]
+    start, found = time.perf_counter(), 0
+    for pi in itertools.permutations(range(k)):
+        for f in itertools.product(itertools.product(values, repeat=d), repeat=1 if objects else k):
+            for row, y in zip(rows, wanted):
+                out: list[Any] = [None] * k
+                for i, j in enumerate(pi):
+                    out[j] = f[0 if objects else i][index[row[i]]]
+                if label(tuple(out)) != y:
+                    break
+            else:
+                found += 1
+    return {
+        "seconds": round(time.perf_counter() - start, 2),
+        "count": found,
+        "exact": True,
+        "outcome": "answered",
+    }
 
 
 def count_grid(

@@ -13,15 +13,11 @@ Writes benchmarks/equalities.json and benchmarks/equalities.md (one row per task
 
 from __future__ import annotations
 
-import math
 import random
-import time
-from itertools import permutations, product
+from itertools import product
 from typing import Any
 
-from count_grid import count_grid, grid_options
-
-BRUTE_MAX = 2_000_000  # maps (pi, f) the brute force tries one by one
+from count_grid import brute_force_run, count_grid, grid_options
 
 
 def task(values: int, concepts: int, rows: int | None, seed: int, objects: bool = False) -> dict[str, Any]:
@@ -53,32 +49,9 @@ def brute_force(data: dict[str, Any]) -> dict[str, Any] | None:
     objects = "objects" in data
     digits = data["objects"]["attributes"]["colour"] if objects else next(iter(data["concepts"].values()))
     k = data["objects"]["count"] if objects else len(data["concepts"])
-    d = len(digits)
-    maps = math.factorial(k) * d ** (d * (1 if objects else k))
-    if maps > BRUTE_MAX:
-        return None
     support = product(digits, repeat=k) if data["support"] == "exhaustive" else data["support"]
     rows = [tuple(r) for r in support]
-    start, found = time.perf_counter(), 0
-    for pi in permutations(range(k)):
-        for f in product(product(range(d), repeat=d), repeat=1 if objects else k):
-            if all(_labels(_predicted(r, pi, f, objects)) == _labels(r) for r in rows):
-                found += 1
-    return {
-        "seconds": round(time.perf_counter() - start, 2),
-        "count": found,
-        "exact": True,
-        "outcome": "answered",
-    }
-
-
-def _predicted(
-    row: tuple[int, ...], pi: tuple[int, ...], f: tuple[tuple[int, ...], ...], objects: bool
-) -> list[int]:
-    out = [0] * len(row)
-    for i, j in enumerate(pi):
-        out[j] = f[0 if objects else i][row[i]]
-    return out
+    return brute_force_run(digits, k, objects, rows, _labels)
 
 
 def _labels(row: Any) -> tuple[bool, ...]:

@@ -19,13 +19,10 @@ import itertools
 import math
 import random
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from count_grid import count_grid, grid_options
-
-BRUTE_MAX = 2_000_000  # maps (pi, f) the brute force tries one by one
+from count_grid import brute_force_run, count_grid, grid_options
 
 
 def _groups(side: int, box: int) -> list[list[int]]:
@@ -176,28 +173,7 @@ def brute_force(data: dict[str, Any]) -> dict[str, Any] | None:
 
     else:
         return None
-    d = len(values)
-    if math.factorial(k) * d ** (d * (1 if objects else k)) > BRUTE_MAX:
-        return None
-    index = {v: n for n, v in enumerate(values)}
-    wanted = [label(r) for r in rows]
-    start, found = time.perf_counter(), 0
-    for pi in itertools.permutations(range(k)):
-        for f in itertools.product(itertools.product(values, repeat=d), repeat=1 if objects else k):
-            for row, y in zip(rows, wanted):
-                out: list[Any] = [None] * k
-                for i, j in enumerate(pi):
-                    out[j] = f[0 if objects else i][index[row[i]]]
-                if label(tuple(out)) != y:
-                    break
-            else:
-                found += 1
-    return {
-        "seconds": round(time.perf_counter() - start, 2),
-        "count": found,
-        "exact": True,
-        "outcome": "answered",
-    }
+    return brute_force_run(values, k, objects, rows, label)
 
 
 def main() -> None:
