@@ -14,6 +14,7 @@ from ..counting.processes.parallel import default_jobs
 from ..counting.settings import DEFAULT_DELTA, DEFAULT_EPSILON, CountSettings, Method
 from ..errors import InvalidSetting, quote
 from ..formats import dimacs
+from ..formats.programs import Program, ProgramKey, keep_programs, programs_kept
 from ..formats.task_files import files_read
 from ..knowledge.loading import checked, load_task
 from ..outputs import check_outputs
@@ -240,8 +241,16 @@ def class_jobs_option(parser: argparse.ArgumentParser) -> None:
 
 def task_within(args: argparse.Namespace, limits: CountSettings) -> tuple[Task, CountSettings]:
     """The task a command line describes, built within the limits of `limits` (a hostile file
-    can ask for minutes or gigabytes before any count), and those settings for the rest of the job."""
-    return within(limits, "reading the task", task_from_args, args)
+    can ask for minutes or gigabytes before any count), and those settings for the rest of the job.
+    The programs the reading read are kept here too (advise reads its task again)."""
+    (task, programs), rest = within(limits, "reading the task", _task_and_programs, args)
+    keep_programs(programs)
+    return task, rest
+
+
+def _task_and_programs(args: argparse.Namespace) -> tuple[Task, list[tuple[ProgramKey, Program]]]:
+    """task_from_args, and the programs it read."""
+    return task_from_args(args), programs_kept()
 
 
 def task_from_args(args: argparse.Namespace) -> Task:

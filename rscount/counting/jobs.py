@@ -19,7 +19,7 @@ from . import auto
 from .dispatch import count_task
 from .problem import CountProblem
 from .processes.isolation import run_stoppable
-from .result import CountResult
+from .result import CountedClasses, CountResult
 from .settings import DEFAULT_SETTINGS, CountSettings, Method
 
 T = TypeVar("T")
@@ -67,7 +67,8 @@ class CountJob:
 @dataclass(frozen=True)
 class CountOutcome:
     """The count (None when it failed: `error` says why and `limit` whether a time or memory limit
-    stopped it), whether it is exact, the method used and the wall-clock seconds."""
+    stopped it), whether it is exact, the method used and the wall-clock seconds; from a count by
+    classes, its classes and search nodes (listing the maps afterwards need not walk them again)."""
 
     count: int | None
     exact: bool
@@ -75,6 +76,21 @@ class CountOutcome:
     seconds: float
     error: str | None = None
     limit: bool = False
+    classes: CountedClasses | None = None
+    nodes: int = 0
+
+    @classmethod
+    def of(cls, result: CountResult, seconds: float) -> CountOutcome:
+        """The outcome of a count that answered."""
+        nodes = result.details.get("search_nodes", 0)
+        return cls(
+            result.count,
+            result.exact,
+            result.method,
+            seconds,
+            classes=result.classes,
+            nodes=nodes if isinstance(nodes, int) else 0,
+        )
 
 
 def run_count(job: CountJob) -> CountOutcome:
@@ -89,7 +105,7 @@ def run_count(job: CountJob) -> CountOutcome:
         return CountOutcome(None, False, settings.method, 0.0, str(stopped), True)
     quick = _head_start(job.task, settings)
     if quick is not None:
-        return CountOutcome(quick.count, quick.exact, quick.method, time.perf_counter() - start)
+        return CountOutcome.of(quick, time.perf_counter() - start)
     settings = settings.after(time.perf_counter() - start)
     if _tries_head_start(settings):  # the child need not try it again
         settings = settings.replace(head_start=False)
@@ -98,7 +114,7 @@ def run_count(job: CountJob) -> CountOutcome:
     except RscountError as exc:
         seconds = time.perf_counter() - start
         return CountOutcome(None, False, settings.method, seconds, str(exc), isinstance(exc, LimitReached))
-    return CountOutcome(result.count, result.exact, result.method, time.perf_counter() - start)
+    return CountOutcome.of(result, time.perf_counter() - start)
 
 
 def _head_start(task: Task, settings: CountSettings) -> CountResult | None:

@@ -205,7 +205,7 @@ def advise(
         elif by_sat:
             shortcuts = None
             if first is not None and first.exact:
-                shortcuts = Counted(counted(first) - 1, method=first.method)
+                shortcuts = Counted(counted(first) - 1, first.nodes, first.method, first.classes)
             _plan_by_sat(advisor, settings, state, search_info, shortcuts)
         elif first is not None:
             state.count = counted(first)
@@ -236,7 +236,9 @@ def advise(
         if verified and len(batch) == len(prefixes):
             outcomes = [*batch, check] if plan else []
     except TimeLimitExceeded:
-        search_info["not_done"] = "the counts after each step" if first is not None else "the count as given"
+        unverified = state.plan is not None and state.count is not None and verified is None
+        given_done = "the counts after each step" if first is not None else "the count as given"
+        search_info["not_done"] = "the recount verifying the plan" if unverified else given_done
     if output.path:
         write_output(output.path, text, "emit_task", output.overwrite)
     steps = [

@@ -26,8 +26,9 @@ from pysdd.sdd import SddManager, SddNode, Vtree
 from ..counting.budget import Budget
 from ..counting.engines.class_search.search import all_classes
 from ..counting.engines.value_maps import ValueMapSdds
-from ..counting.methods.search import Classes, SearchedMaps
+from ..counting.methods.search import SearchedMaps
 from ..counting.problem import CountProblem
+from ..counting.result import CountedClasses
 from ..encoding.value_codes import ValueMapCoding
 from ..errors import InternalError, NotApplicable
 from ..knowledge.sdd import Circuit, scaled
@@ -287,15 +288,32 @@ def class_moves(
     return list(found.values())
 
 
-def searched_maps(task: Task, mode: Mode, max_nodes: int, classes: Classes | None = None) -> list[ConceptMap]:
+def searched_maps(
+    task: Task, mode: Mode, max_nodes: int, classes: CountedClasses | None = None
+) -> list[ConceptMap]:
     """Every optimal map, from the search method's counts with values pinned (its classes, or
-    `classes` kept by its count, each class's value maps found value by value, moved over the
-    class); past `max_nodes` search nodes, TooManyNodes. For small counts: this lists them."""
-    searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=max_nodes), classes)
+    `classes` kept by a count, each class's value maps found value by value, moved over the
+    class); past `max_nodes` search nodes, TooManyNodes. For small counts: this lists them. A
+    class a count says has one map per member, which keeps every value, needs no pinned count."""
+    kept = None if classes is None else [(pi, size) for pi, size, _ in classes]
+    single = {pi for pi, _, per_member in classes or [] if per_member == 1}
+    searched = SearchedMaps(CountProblem(task, mode), Budget(max_nodes=max_nodes), kept)
     inputs, outputs = symmetry_groups(task, mode, searched.blocks)
     maps: list[ConceptMap] = []
     for rep, size in searched.classes:
         moves = class_moves(rep, size, inputs, outputs)
-        for seen in searched.value_maps(rep):
+        kept_values = _keeping_values(task, searched.coding, rep) if rep in single else None
+        for seen in [kept_values] if kept_values is not None else searched.value_maps(rep):
             maps.extend(_members(searched.coding, rep, seen, moves))
     return maps
+
+
+def _keeping_values(
+    task: Task, coding: ValueMapCoding, rep: tuple[int, ...]
+) -> dict[tuple[int, int], int] | None:
+    """The images of the seen values of the map with permutation `rep` that keeps every value,
+    when that map is optimal (evaluated on the support; None otherwise)."""
+    if unseen_slots(coding) or any(v >= coding.sizes[rep[o]] for o, v in coding.var):
+        return None
+    images = {slot: slot[1] for slot in coding.var}
+    return images if violation(task, concept_map(coding, rep, images)) is None else None

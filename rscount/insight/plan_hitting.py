@@ -37,6 +37,8 @@ from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step
 WRITING_SHARE = 0.15  # of the time left, kept from the search for writing the task file (large supports)
 SETTLE_SHARE = 0.6  # of the time left, after which a plan that works ends the search unproved
 COMPLETION_MAPS = 8  # survivors one choice is completed against (greedily) before the next choice
+COMPLETION_TRIED = 64  # cheapest ways to kill a survivor a completion compares
+COMPLETION_MAPS_TRIED = 200  # listed shortcuts those ways are compared on (how many each kills)
 
 
 @dataclass
@@ -123,7 +125,7 @@ def _hit(kills: _Kills, survivors: Survivors, progress: Progress | None, settle_
             kills.note(ways)
             state.maps, noted = state.maps + 1, noted + 1
             state.bound = max(state.bound, kills.cheapest(ways))  # every plan kills this one
-            plan = kills.completed(plan, ways)
+            plan = kills.completed(plan, ways, survivors.alive(plan, COMPLETION_MAPS_TRIED))
         if works and noted == 0:  # the choice itself leaves no shortcut: the cheapest plan
             state.plan = state.best = chosen
             state.minimal = True
@@ -147,7 +149,8 @@ def _hit(kills: _Kills, survivors: Survivors, progress: Progress | None, settle_
 class _Kills:
     """The candidate steps as MaxSAT literals (step n is variable n + 1, soft with its cost), per
     shortcut the ways to kill it, found by evaluating the knowledge on its images, and the ways of
-    every shortcut noted so far."""
+    every shortcut noted so far. Per literal: its cost, the add it needs (0: none) and, for steps on
+    one example, that example's place in `rows` (hundreds of thousands of steps are read per map)."""
 
     def __init__(self, task: Task, steps: Sequence[Step], costs: Costs) -> None:
         self.task, self.steps, self.costs = task, list(steps), costs
@@ -157,10 +160,28 @@ class _Kills:
         self.rows: list[Row] = [*task.support.rows, *self.adds]
         self.labels = task.labels_of(self.rows)
         self.label = dict(zip(self.rows, self.labels))
+        place = {r: n for n, r in enumerate(self.rows)}
+        self.cost = [0, *(costs.of(s) for s in self.steps)]
+        self.need = [0, *(self._add_needed(s) for s in self.steps)]
+        self.on_row: list[list[tuple[int, str, int]]] = [[] for _ in self.rows]  # (literal, action, concept)
+        self.annotations: list[tuple[int, int]] = []  # (literal, concept) of the annotations of a concept
+        for s, v in self.var.items():
+            j = -1 if s.concept is None else task.names.index(s.concept)
+            if s.action == ANNOTATE:
+                self.annotations.append((v, j))
+            elif s.row is None:
+                raise InternalError(f"advise: step {s} has no row")
+            else:
+                self.on_row[place[s.row]].append((v, s.action, j))
         self.seen: dict[tuple[int, int], set[tuple[int, int]]] = {}  # (i, j): value numbers on the support
         self.images: dict[tuple[ConceptMap, Row], tuple[bool, set[int]]] = {}
         self.noted: list[_Ways] = []
         self.hits: dict[int, list[int]] = {}  # step literal -> the noted shortcuts it kills alone
+
+    def _add_needed(self, s: Step) -> int:
+        """The literal of the add a step on an example the task lacks needs (0: none)."""
+        lacking = s.action in (SUPERVISE, ANNOTATE_ONE) and s.row is not None and s.row not in self.present
+        return self.adds[s.row] if lacking and s.row is not None else 0
 
     def note(self, ways: _Ways) -> None:
         """Keep the ways to kill one more shortcut: every later choice kills it."""
@@ -175,9 +196,9 @@ class _Kills:
         kept = self._kept()
         formula = WCNF()
         for v in sorted(kept):
-            formula.append([-v], weight=self.costs.of(self.steps[v - 1]))
-            if (row := self._lacking(v)) is not None:
-                formula.append([-v, self.adds[row]])  # a step on a row the task lacks needs its add
+            formula.append([-v], weight=self.cost[v])
+            if self.need[v]:
+                formula.append([-v, self.need[v]])  # a step on a row the task lacks needs its add
         top = len(self.steps)
         for ways in self.noted:
             clause = [v for v in ways.single if v in kept]
@@ -202,33 +223,29 @@ class _Kills:
         masks = {v: sum(1 << k for k in shortcuts) for v, shortcuts in self.hits.items()}
         paired = {x for ways in self.noted for a, adds in ways.paired for x in (a, *adds)}
         kept: list[int] = []
-        for v in sorted(masks, key=lambda v: (-masks[v].bit_count(), self._price(v, None), v)):
-            s = self.steps[v - 1]
-            replaceable = s.action in (SUPERVISE, ANNOTATE_ONE) and v not in paired
+        by_mask: dict[int, list[int]] = {}  # the kept steps of each mask, tried first
+        for v in sorted(masks, key=lambda v: (-masks[v].bit_count(), self._price(v, 0), v)):
+            replaceable = self.steps[v - 1].action in (SUPERVISE, ANNOTATE_ONE) and v not in paired
+            mask, need = masks[v], self.need[v]
             if not replaceable or not any(
-                masks[v] & ~masks[u] == 0 and self._price(u, s.row) <= self.costs.of(s) for u in kept
+                self._price(u, need) <= self.cost[v]
+                for u in [*by_mask.get(mask, ()), *kept]
+                if mask & ~masks[u] == 0
             ):
                 kept.append(v)
+                by_mask.setdefault(mask, []).append(v)
         chosen = {*kept, *paired}
-        return chosen | {self.adds[r] for r in (self._lacking(v) for v in chosen) if r is not None}
+        return chosen | {self.need[v] for v in chosen if self.need[v]}
 
-    def _lacking(self, v: int) -> Row | None:
-        """The example a step on a row the task lacks is on (its add needed), else None."""
-        s = self.steps[v - 1]
-        needs = s.action in (SUPERVISE, ANNOTATE_ONE) and s.row is not None and s.row not in self.present
-        return s.row if needs else None
-
-    def _price(self, v: int, row: Row | None) -> int:
-        """What taking step v costs in a plan that has the example `row` (None: no example),
-        with the add it needs."""
-        lacking = self._lacking(v)
-        extra = 0 if lacking is None or lacking == row else self.costs.of(self.steps[self.adds[lacking] - 1])
-        return self.costs.of(self.steps[v - 1]) + extra
+    def _price(self, v: int, add: int) -> int:
+        """What taking step v costs in a plan that has the add `add` (0: none), with the add it
+        needs."""
+        need = self.need[v]
+        return self.cost[v] + (self.cost[need] if need and need != add else 0)
 
     def plan_of(self, model: Sequence[int]) -> list[Step]:
         """The steps a model of the choice's MaxSAT sets, in candidate order."""
-        true = {lit for lit in model if lit > 0}
-        return [s for s in self.steps if self.var[s] in true]
+        return [self.steps[v - 1] for v in sorted(v for v in model if 0 < v <= len(self.steps))]
 
     def kills(self, m: ConceptMap, plan: Sequence[Step]) -> bool:
         """Whether `plan` kills `m`, as ways(m) would say of the plan's steps, evaluating the knowledge
@@ -269,31 +286,30 @@ class _Kills:
     def ways(self, m: ConceptMap, plan: Sequence[Step]) -> _Ways:
         """The ways to kill `m`, which survives `plan` (a way through `plan` would mean that the
         knowledge and the encoding disagree: InternalError)."""
-        task, k = self.task, len(self.task.concepts)
+        task, k, supported = self.task, len(self.task.concepts), len(self.task.support.rows)
         images = [m.predict(task, row) for row in self.rows]
-        relabelled = {r: a != b for r, a, b in zip(self.rows, task.labels_of(images), self.labels)}
-        moved = {r: {j for j in range(k) if image[j] != r[j]} for r, image in zip(self.rows, images)}
-        on_support = set().union(*(moved[r] for r in task.support.rows))
+        relabelled = [a != b for a, b in zip(task.labels_of(images), self.labels)]
+        moved = [{j for j in range(k) if image[j] != r[j]} for r, image in zip(self.rows, images)]
+        on_support = set().union(*moved[:supported])
         ways = _Ways([], [])
-        for s, v in self.var.items():
-            if s.action == ANNOTATE:
-                j = task.names.index(s.concept or "")
-                if j in on_support:
+        for n, steps in enumerate(self.on_row):
+            with_add = n >= supported and relabelled[n] and self.rows[n] not in self.present  # its add kills
+            for v, action, j in steps:
+                if action == ADD:
+                    killed = relabelled[n]
+                elif action == SUPERVISE:
+                    killed = with_add or bool(moved[n])
+                else:
+                    killed = with_add or j in moved[n]
+                if killed:
                     ways.single.append(v)
-                elif adds := [self.adds[r] for r in self.adds if j in moved[r]]:
-                    ways.paired.append((v, adds))
-                continue
-            row = s.row
-            assert row is not None
-            with_add = row not in self.present and relabelled[row]  # the add it needs kills alone
-            if s.action == ADD:
-                killed = relabelled[row]
-            elif s.action == SUPERVISE:
-                killed = with_add or bool(moved[row])
-            else:
-                killed = with_add or task.names.index(s.concept or "") in moved[row]
-            if killed:
+        added = list(enumerate(self.adds.values(), supported))
+        for v, j in self.annotations:
+            if j in on_support:
                 ways.single.append(v)
+            elif adds := [a for n, a in added if j in moved[n]]:
+                ways.paired.append((v, adds))
+        ways.single.sort()
         if ways.through({self.var[s] for s in plan}):
             raise InternalError(f"advise: map {m} survives steps that kill it by the knowledge")
         return ways
@@ -301,28 +317,39 @@ class _Kills:
     def cheapest(self, ways: _Ways) -> int:
         """The cost of the cheapest way (with the add steps it needs): no plan killing the shortcut
         costs less."""
-        return min(self.costs.total(self._needing(o)) for o in self._options(ways))
+        return self._cheapest_extra(ways, set())[1]
 
-    def _options(self, ways: _Ways) -> list[list[Step]]:
-        options = [[self.steps[v - 1]] for v in ways.single]
-        return options + [[self.steps[a - 1], self.steps[x - 1]] for a, adds in ways.paired for x in adds]
+    def _cheapest_extra(self, ways: _Ways, taken: set[int]) -> tuple[list[set[int]], int]:
+        """The ways of least cost to kill a shortcut, each as the literals it adds to `taken` (with
+        the adds its steps need), in candidate order, and that cost."""
+        best: list[set[int]] = []
+        least = 0
+        options = [(v,) for v in ways.single] + [(a, x) for a, adds in ways.paired for x in adds]
+        for option in options:
+            extra = {u for v in option for u in (v, self.need[v]) if u and u not in taken}
+            price = sum(self.cost[u] for u in extra)
+            if not best or price < least:
+                best, least = [extra], price
+            elif price == least:
+                best.append(extra)
+        if not best:
+            raise InternalError("advise: a shortcut with no way to kill it")
+        return best, least
 
-    def _needing(self, option: list[Step]) -> list[Step]:
-        """`option` with the add steps its steps on rows the task lacks need."""
-        needed = [
-            Step(ADD, s.row)
-            for s in option
-            if s.action != ADD and s.row is not None and s.row not in self.present
-        ]
-        return list(dict.fromkeys([*needed, *option]))
+    def completed(self, plan: list[Step], ways: _Ways, alive: Sequence[ConceptMap]) -> list[Step]:
+        """`plan` with the cheapest way to kill a shortcut added (with the add steps it needs): of
+        the first COMPLETION_TRIED such ways, the one that kills most of `alive` (shortcuts known to
+        survive `plan`, up to COMPLETION_MAPS_TRIED; ties: the first), so that a plan that works is
+        found in few completions."""
+        taken = {self.var[s] for s in plan}
+        options = self._cheapest_extra(ways, taken)[0][:COMPLETION_TRIED]
 
-    def completed(self, plan: list[Step], ways: _Ways) -> list[Step]:
-        """`plan` with the cheapest way to kill a shortcut added (with the add steps it needs)."""
-        taken = set(plan)
-        extras = ([s for s in self._needing(o) if s not in taken] for o in self._options(ways))
-        cheapest = min(extras, key=self.costs.total)
-        chosen = taken | set(cheapest)
-        return [s for s in self.steps if s in chosen]
+        def killed(extra: set[int]) -> int:
+            steps = [*plan, *(self.steps[v - 1] for v in extra)]
+            return sum(self.kills(m, steps) for m in alive)
+
+        best = max(options, key=killed) if len(options) > 1 and alive else options[0]
+        return [self.steps[v - 1] for v in sorted(taken | best)]
 
 
 def sat_search(

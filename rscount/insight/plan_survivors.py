@@ -5,6 +5,7 @@ constraints under a literal of its own."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import islice
 from typing import Protocol
 
 from ..errors import InternalError
@@ -20,6 +21,9 @@ class Survivors(Protocol):
     def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
         """A shortcut of the task after `plan` (None: the intended map is the only optimal one)."""
 
+    def alive(self, plan: Sequence[Step], most: int) -> list[ConceptMap]:
+        """Up to `most` shortcuts known to survive `plan` (those listed; none without a list)."""
+
 
 class Listed:
     """Survivors from every shortcut listed: the first that no step of the plan kills (`kills`:
@@ -34,6 +38,10 @@ class Listed:
     def survivor(self, plan: Sequence[Step]) -> ConceptMap | None:
         """The first shortcut listed that `plan` does not kill (None: none; ways() cross-checks it)."""
         return next((m for m in self.shortcuts if not self.kills(m, plan)), None)
+
+    def alive(self, plan: Sequence[Step], most: int) -> list[ConceptMap]:
+        """The first `most` shortcuts listed that `plan` does not kill."""
+        return list(islice((m for m in self.shortcuts if not self.kills(m, plan)), most))
 
 
 class Guards:
@@ -53,6 +61,10 @@ class Guards:
                     self._pair(a, s.row)
         units = [[self._guard(s)] for s in plan]
         return self.solver.some_map([self.solver.not_the_identity(), *units])
+
+    def alive(self, plan: Sequence[Step], most: int) -> list[ConceptMap]:
+        """None known: finding each costs a SAT call."""
+        return []
 
     def _pair(self, annotation: Step, row: Row) -> None:
         if (annotation, row) not in self.pairs:

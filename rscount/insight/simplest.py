@@ -112,8 +112,7 @@ def every_shortcut(
     if listed is not None:
         return listed
     try:
-        kept = None if counted.classes is None else [(pi, size) for pi, size, _ in counted.classes]
-        maps = searched_maps(task, mode, counted.listing_nodes, kept)
+        maps = searched_maps(task, mode, counted.listing_nodes, counted.classes)
     except Declined:
         with MapSolver(task, mode) as solver:
             return every_map(solver, shortcuts, found, seconds)

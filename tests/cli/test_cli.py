@@ -365,3 +365,23 @@ def test_a_command_loads_only_its_own_module_and_an_unknown_one_gets_the_usual_e
     )
     assert unknown.returncode == 2 and "invalid choice: 'frobnicate'" in unknown.stderr
     assert "advise" in unknown.stderr  # the choices of every module
+
+
+def test_advise_verifies_a_program_task_without_reading_its_program_again(cli, monkeypatch):
+    """The task is read in a child process under --timeout; the programs it read come back with it,
+    so the verifying recount (which reads the modified task file) does not run clingo again here."""
+    from rscount.formats import programs
+
+    read_here: list[str] = []
+    reader = programs._read
+
+    def recorded(path, text, query):
+        read_here.append(str(path))
+        return reader(path, text, query)
+
+    monkeypatch.setattr(programs, "_read", recorded)
+    monkeypatch.setattr(programs, "_kept", {})
+    run = cli("advise", REPO / "tasks" / "neurasp-member3.yaml", "--timeout", "120")
+    assert run.code == 0, run.err
+    assert "verified: the modified task, written as a task file and read back, counts 1" in run.out
+    assert read_here == []

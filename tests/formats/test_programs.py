@@ -481,9 +481,10 @@ def test_a_neurasp_rule_whose_body_reads_a_neural_atom_is_ground_whole(tmp_path,
     program = MEMBER.replace("img(i3).", "img(i3) :- digit(0, i1, 0).")
     rows = list(product(range(3), repeat=3))
     labels = []
-    for split in (1, 1000):
+    for split in (1, 1000):  # each in a folder of its own: a program read again is not read afresh
         monkeypatch.setattr(neurasp, "SUFFIX_VECTORS", split)
-        task = load_task(member_task(tmp_path, program, "support: [[0, 1, 2], [0, 0, 0]]\n"))
+        (tmp_path / str(split)).mkdir()
+        task = load_task(member_task(tmp_path / str(split), program, "support: [[0, 1, 2], [0, 0, 0]]\n"))
         labels.append(task.labels_of(rows))
     assert labels[0] == labels[1]
     assert labels[0][rows.index((1, 2, 0))] == labels[0][rows.index((1, 2, 2))]  # neither has a model

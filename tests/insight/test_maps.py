@@ -43,8 +43,7 @@ def test_classes_a_count_keeps_list_the_brute_force_maps(method: Method, drawn: 
     task = drawn.task()
     result = count_task(task, CountSettings(method=method, mode=mode))
     assert result.classes is not None
-    kept = [(pi, size) for pi, size, _ in result.classes]
-    listed = [as_values(m, drawn.problem.domains) for m in searched_maps(task, mode, 10**7, kept)]
+    listed = [as_values(m, drawn.problem.domains) for m in searched_maps(task, mode, 10**7, result.classes)]
     assert len(listed) == len(set(listed)) == result.count
     assert set(listed) == set(Truth(drawn.problem).maps)
 
@@ -69,3 +68,18 @@ def test_searched_maps_stop_at_their_node_budget():
     )
     with pytest.raises(TooManyNodes):
         searched_maps(task, Mode.DISENTANGLED, 5)
+
+
+@pytest.mark.parametrize("values", [list(range(3)), ["ant", "bee", "cat"], [3, 5, 7]])
+def test_classes_of_one_value_keeping_map_each_are_listed_without_searching(values):
+    """Knowledge that sees only which values occur (each a label) leaves the position permutations,
+    one map each that keeps every value: listed from the count's classes within one search node,
+    as the brute force lists them."""
+    labels = {f"has_{n}": " or ".join(f"{c} == {v!r}" for c in "abc") for n, v in enumerate(values)}
+    task = task_from_dict({"concepts": {c: values for c in "abc"}, "labels": labels, "support": "exhaustive"})
+    result = count_task(task, CountSettings(method=Method.SEARCH, mode=Mode.DISENTANGLED))
+    assert result.count == 6 and result.classes is not None
+    listed = [as_values(m, [values] * 3) for m in searched_maps(task, Mode.DISENTANGLED, 1, result.classes)]
+    rows = list(task.support.rows)
+    expected = brute_force_maps([values] * 3, lambda r: tuple(v in r for v in values), rows, set())
+    assert sorted(listed, key=repr) == sorted(expected, key=repr)

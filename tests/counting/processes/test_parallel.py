@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from support import REPO
 
+from rscount.counting.dispatch import count_task
 from rscount.counting.jobs import CountJob, run_count
 from rscount.counting.processes.isolation import run_stoppable
 from rscount.counting.processes.parallel import processors, run_jobs
-from rscount.counting.settings import CountSettings
+from rscount.counting.settings import CountSettings, Method
 from rscount.errors import InvalidSetting
 from rscount.knowledge.loading import load_task
 from rscount.task.families import builtin_task
@@ -170,3 +171,15 @@ def test_the_commands_deadline_is_shared_by_every_count_of_a_batch(monkeypatch):
     assert settings.left() == 0 and settings.limits()["elapsed"] == 10
     outcome = run_count(CountJob(builtin_task("xor", 3), settings))
     assert outcome.limit and outcome.count is None and "time limit of 10 s" in (outcome.error or "")
+
+
+@pytest.mark.parametrize("timeout", [None, 30.0])  # in this process, in a child
+def test_an_outcome_keeps_the_classes_and_nodes_its_count_by_search_kept(timeout):
+    """advise lists the shortcuts from the classes its first count kept, not walking them again."""
+    task = builtin_task("xor", 3)
+    settings = CountSettings(method=Method.SEARCH, timeout=timeout)
+    result = count_task(task, settings)
+    outcome = run_count(CountJob(task, settings))
+    assert outcome.count == result.count == 24
+    assert outcome.classes == result.classes and outcome.classes
+    assert outcome.nodes == result.details["search_nodes"] > 0

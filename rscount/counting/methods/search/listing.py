@@ -61,17 +61,24 @@ class SearchedMaps:
 
     def value_maps(self, pi: tuple[int, ...]) -> Iterator[dict[Slot, int]]:
         """The images of the seen values in every value map valid with pi, each once: a value's
-        image is kept when some valid map has it along with the images chosen before it."""
+        image is kept when some valid map has it along with the images chosen before it. Each seen
+        value has one image, so the counts of its images add up to the count without it: the value
+        itself is tried first, and no image once they do (one map: a count per seen value)."""
 
-        def extend(n: int, pins: Pins) -> Iterator[dict[Slot, int]]:
+        def extend(n: int, pins: Pins, total: int) -> Iterator[dict[Slot, int]]:
             if n == len(self.slots):
                 yield dict(pins)
                 return
             slot = self.slots[n]
-            for u in self._images(pi, slot):
+            images = self._images(pi, slot)
+            for u in sorted(images, key=lambda u: u != slot[1]):
                 held = tuple(sorted((*pins, (slot, u))))
-                if self.counter.models(pi, pins=held):
-                    yield from extend(n + 1, held)
+                found = self.counter.models(pi, pins=held)
+                if found:
+                    yield from extend(n + 1, held, found)
+                    total -= found
+                    if not total:
+                        return
 
-        if self.counter.models(pi):
-            yield from extend(0, ())
+        if found := self.counter.models(pi):
+            yield from extend(0, (), found)
