@@ -14,6 +14,7 @@ from ....progress import Progress
 from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget
 from ...engines.class_counts import ClassCounter
+from ...engines.class_search.orbits import OrbitCredit
 from ...engines.class_search.permutations import permutations_summed
 from ...engines.class_search.search import ClassSearch
 from ...problem import CountProblem
@@ -45,7 +46,9 @@ class DecomposeBackend:
         search = ClassSearch(
             problem, progress, budget, checker.check if checker and checker.tabulated else None
         )
-        bound = _Bound(progress, search.strategy == "sat", permutations_summed(problem.task, problem.mode))
+        permutations = permutations_summed(problem.task, problem.mode)
+        orbits = OrbitCredit(problem, progress is not None)
+        bound = _Bound(progress, search.strategy == "sat", permutations, orbits)
         found: Iterable[tuple[tuple[int, ...], int]] = _announced(search, bound)
         if budget.max_classes is not None:  # every class found before any is counted
             found = list(found)
@@ -54,7 +57,7 @@ class DecomposeBackend:
         result = CountResult(0, True, self.method, classes=[])
         with _class_counts(problem, found, settings, details, checker) as counts:
             for models, size, pi in counts:
-                bound.counted(models, size)
+                bound.counted(models, size, pi)
                 result.keep_class(pi, size, models)
         bound.finished()
         details.update(
@@ -73,15 +76,19 @@ class _Bound:
     every member of such a class has an optimal map (the solver found one for its leader, symmetry
     carries it to the others), so together they are a lower bound, reported as it grows (MNMath,
     disentangled, 40 rows: 549 classes found, none counted in a minute: at least 35136 maps).
-    Also reported: how many of the `permutations` summed over the classes counted hold, which a
+    The orbits of the knowledge's automorphisms met (`orbits`) are another lower bound, the larger
+    is reported. Also reported: how many of the `permutations` summed over the classes counted hold, which a
     race uses to favour a count near its end (classes that pruning drops are never counted, so
     their permutations count as work still to do: pruning only makes a count look farther from
     its end)."""
 
-    def __init__(self, progress: Progress | None, by_sat: bool, permutations: int) -> None:
+    def __init__(
+        self, progress: Progress | None, by_sat: bool, permutations: int, orbits: OrbitCredit
+    ) -> None:
         self.progress = progress
         self.by_sat = by_sat
         self.permutations = permutations
+        self.orbits = orbits
         self.total = self.pending = self.classes = self.nonzero = self.found = self.covered = 0
         self.total_classes: int | None = None
 
@@ -91,8 +98,9 @@ class _Bound:
             self.pending += size
             self._report()
 
-    def counted(self, models: int, size: int) -> None:
+    def counted(self, models: int, size: int, pi: tuple[int, ...]) -> None:
         self.total += models * size
+        self.orbits.meet(pi, size, models)
         self.covered += size
         self.classes += 1
         self.nonzero += models > 0
@@ -108,7 +116,7 @@ class _Bound:
     def _report(self) -> None:
         if self.progress is None:
             return
-        bound = self.total + self.pending
+        bound = max(self.total + self.pending, self.orbits.maps)
         self.progress.known(
             lower_bound=bound,
             classes_done=self.classes,

@@ -24,6 +24,7 @@ from ....knowledge.symmetry_groups import Blocks, class_blocks
 from ....progress import Progress
 from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
+from ...engines.class_search.orbits import OrbitCredit
 from ...engines.class_search.permutations import Walk, classes, permutations_summed
 from ...engines.group_tables import GroupTables
 from ...problem import CountProblem
@@ -47,8 +48,9 @@ class SearchBackend:
         progress: Progress | None = None,
         budget: Budget = UNBOUNDED,
     ) -> CountResult:
-        """The exact count in the disentangled or objects mode; `progress.known` carries the sum so
-        far (a lower bound) and the share of the permutation tree walked (`work_done`)."""
+        """The exact count in the disentangled or objects mode; `progress.known` carries a lower
+        bound (the sum so far, or the maps of every orbit of the knowledge's automorphisms met so
+        far, where more) and the share of the permutation tree walked (`work_done`)."""
         if problem.mode not in (Mode.DISENTANGLED, Mode.OBJECTS):
             raise Unsuited("search counts maps (pi, f): the disentangled and objects modes")
         start = time.perf_counter()
@@ -56,12 +58,14 @@ class SearchBackend:
         nodes = counter.search.nodes
         counter.search.max_nodes = None if budget.max_nodes is None else nodes + budget.max_nodes
         total = classes_done = 0
+        orbits = OrbitCredit(problem, progress is not None)
 
         def report(share: float) -> None:
             if progress:
-                progress.known(lower_bound=total, classes_done=classes_done, work_done=share)
+                known = max(total, orbits.maps)
+                progress.known(lower_bound=known, classes_done=classes_done, work_done=share)
                 progress.update(
-                    f"search: {share:.0%} of the permutations, {classes_done} classes, {total} maps"
+                    f"search: {share:.0%} of the permutations, {classes_done} classes, at least {known} maps"
                 )
 
         walk = Walk(report)
@@ -71,6 +75,7 @@ class SearchBackend:
                 raise TooManyClasses(f"search: more than {budget.max_classes} permutation classes")
             models = counter.models(pi)
             total += size * models
+            orbits.meet(pi, size, models)
             classes_done += 1
             result.keep_class(pi, size, models)
         details: dict[str, Any] = {
