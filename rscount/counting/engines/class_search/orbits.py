@@ -12,6 +12,11 @@ from ....task.model import Mode
 from ...problem import CountProblem
 
 
+def orbit_key(group: list[tuple[int, ...]], pi: tuple[int, ...]) -> tuple[int, ...]:
+    """One name for the orbit {h o pi : h in group}: its least member."""
+    return min(tuple(h[t] for t in pi) for h in group)
+
+
 class OrbitCredit:
     """The optimal maps of the orbits met so far, each once: a lower bound on the count. Only in the
     disentangled mode without an extractor in place, where every permutation of the concepts is
@@ -33,7 +38,7 @@ class OrbitCredit:
         """Credit the orbit of a class counted (pi alone, `models` maps) unless it was met before."""
         if not (self.plain and size == 1 and models) or len(self.group) == 1:
             return
-        key = min(tuple(h[t] for t in pi) for h in self.group)
+        key = orbit_key(self.group, pi)
         if key not in self.met:
             self.met.add(key)
             self.maps += len(self.group) * models

@@ -24,7 +24,7 @@ from ....knowledge.symmetry_groups import Blocks, class_blocks
 from ....progress import Progress
 from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget, TooManyClasses, Unsuited
-from ...engines.class_search.orbits import OrbitCredit
+from ...engines.class_search.orbits import OrbitCredit, orbit_key
 from ...engines.class_search.permutations import Walk, classes, permutations_summed
 from ...engines.group_tables import GroupTables
 from ...problem import CountProblem
@@ -222,7 +222,7 @@ class Counter:
             total //= coding.sizes[pi[o]] ** (coding.sources[o] - len(coding.seen[o]))
             pins = tuple(sorted({**dict(pins), **{(o, v): v for v in coding.seen[o]}}.items()))
         if pinned is None and rng is None and len(self.orbit) > 1:  # h o pi counts as pi does
-            key = (min(tuple(h[t] for t in pi) for h in self.orbit), pins)
+            key = (orbit_key(self.orbit, pi), pins)
             if key not in self.by_orbit:
                 self.by_orbit[key] = self._models(pi, total, pins, None)
             return self.by_orbit[key]
