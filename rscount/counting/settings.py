@@ -36,6 +36,7 @@ class Method(StrEnum):
     GANAK = "ganak"  # GANAK on the whole CNF (installed apart: `rscount install-ganak`)
     LINEAR = "linear"  # affine labels: a linear system per concept permutation
     EQUALITIES = "equalities"  # equality labels: colourings per concept permutation
+    PAIRWISE = "pairwise"  # labels of two-concept tests: a pair CNF's models, an orbit at a time
 
     @classmethod
     def parse(cls, name: Any) -> Method:

@@ -322,3 +322,27 @@ def equality_tasks(draw, max_rows: int = 12) -> Drawn:
     attributes = [(name, kind, draw(domain(kind, 2 if m == 2 else 3))) for name in ("colour", "size")[:m]]
     concepts = [Concept(f"{a}_{o}", kind, values) for o in (1, 2) for a, kind, values in attributes]
     return draw(_task(concepts, {a: list(values) for a, _, values in attributes}, max_rows, _equalities))
+
+
+def _pairwise(concepts: list[Concept]) -> st.SearchStrategy[str]:
+    """A conjunction, or a disjunction, of 1-3 comparisons of two concepts with the same values
+    (orderings of integers too: tests that hold on pairs of values other than a symmetric set)."""
+    ops = CMP if concepts[0].kind == INT else ["==", "!="]
+    pairs = [(a.name, b.name) for a in concepts for b in concepts if a.name != b.name]
+    test = st.tuples(st.sampled_from(pairs), st.sampled_from(ops)).map(
+        lambda t: f"({t[0][0]} {t[1]} {t[0][1]})"
+    )
+    return st.tuples(st.lists(test, min_size=1, max_size=3), st.sampled_from([" & ", " | "])).map(
+        lambda t: t[1].join(t[0])
+    )
+
+
+@st.composite
+def pairwise_tasks(draw, max_rows: int = 12) -> Drawn:
+    """Labels that are conjunctions (or disjunctions) of two-concept tests: 2-4 concepts sharing a
+    domain of 2-3 words or offset integers; supports and supervision as every random task's."""
+    kind = draw(st.sampled_from([INT, WORD]))
+    k = draw(st.integers(2, 4))
+    values = draw(domain(kind, 2 if k == 4 else draw(st.sampled_from([2, 3]))))
+    concepts = [Concept(n, kind, values) for n in "abcd"[:k]]
+    return draw(_task(concepts, None, max_rows, _pairwise))

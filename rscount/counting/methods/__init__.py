@@ -27,6 +27,7 @@ from .equalities.backend import EqualitiesBackend
 from .ganak.backend import GanakBackend
 from .jrs.backend import JrsBackend
 from .linear.backend import LinearBackend
+from .pairwise.backend import PairwiseBackend
 from .protocol import Backend
 from .sdd.backend import SddBackend
 from .search.backend import SearchBackend
@@ -38,7 +39,7 @@ from .source_tuples.backend import SourceTuplesBackend
 # alone. The others sum over every permutation in ways of their own, and decline it.
 IN_PLACE = frozenset(
     {Method.ENUMERATE, Method.SDD, Method.DECOMPOSE, Method.DECOMPOSE_APPROX, Method.APPROXMC}
-    | {Method.SEARCH, Method.GANAK, Method.LINEAR, Method.EQUALITIES}
+    | {Method.SEARCH, Method.GANAK, Method.LINEAR, Method.EQUALITIES, Method.PAIRWISE}
 )
 # The methods that count value maps from a concept's ground-truth values into more predicted
 # classes (`predicts:`): the CNF's, which fix the images of the classes the data never shows, and
@@ -87,6 +88,7 @@ BACKENDS: dict[Method, Backend] = {
         GanakBackend(),
         LinearBackend(),
         EqualitiesBackend(),
+        PairwiseBackend(),
     )
 }
 MODE_COUNTERS: dict[Mode, Backend] = {Mode.JRS: ExtractorGuard(JrsBackend())}

@@ -18,10 +18,10 @@ from rscount.task.families import builtin_task
 
 # The tasks of the methods XOR is not for, and their counts: two digits 0-2 and their sum on every
 # pair, the identity and the digits' exchange (linear: XOR is no affine form of its bits); two
-# digits tested for equality on every pair, one bijection either way, 2 x 3! (equalities).
+# digits tested for equality on every pair, one bijection either way, 2 x 3! (equalities, pairwise).
 SUM = {"concepts": {"a": [0, 1, 2], "b": [0, 1, 2]}, "labels": {"y": "a + b"}, "support": "exhaustive"}
 SAME = {"concepts": {"a": [0, 1, 2], "b": [0, 1, 2]}, "labels": {"y": "Eq(a, b)"}, "support": "exhaustive"}
-OWN_TASKS = {"linear": (SUM, 2), "equalities": (SAME, 12)}
+OWN_TASKS = {"linear": (SUM, 2), "equalities": (SAME, 12), "pairwise": (SAME, 12)}
 
 
 @pytest.mark.parametrize("method", sorted(BACKENDS))
