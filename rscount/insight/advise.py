@@ -214,7 +214,7 @@ def advise(
         stopped = True
         state.why = "stopped by the time limit"
     plan = state.plan or []
-    outcomes: list[CountOutcome] = []
+    outcomes: list[CountOutcome | None] = []
     verified = None
     pin = state.count if state.minimal or state.exact else None
     modified, text, base = _modified(task, plan, pin, output.source)
@@ -233,8 +233,8 @@ def advise(
         batch = advisor.count(given + prefixes, "counting the task and each step") if given + prefixes else []
         if first is None:
             first, *batch = batch
-        if verified and len(batch) == len(prefixes):
-            outcomes = [*batch, check] if plan else []
+        if verified and plan:  # the whole plan's count is the last step's; the others only if all counted
+            outcomes = [*(batch if len(batch) == len(plan) - 1 else [None] * (len(plan) - 1)), check]
     except TimeLimitExceeded:
         unverified = state.plan is not None and state.count is not None and verified is None
         given_done = "the counts after each step" if first is not None else "the count as given"

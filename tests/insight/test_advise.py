@@ -18,8 +18,9 @@ from support import REPO
 
 from rscount import advise, count
 from rscount.counting.settings import Method
-from rscount.errors import TaskError
+from rscount.errors import TaskError, TimeLimitExceeded
 from rscount.formats.task_files.writing import task_yaml
+from rscount.insight import advise as advise_module
 from rscount.insight.advise import SEARCH_BUDGET
 from rscount.insight.plan_hitting import hitting_plan
 from rscount.insight.plan_search import Costs, moves, plans_costing
@@ -447,3 +448,22 @@ def test_rows_without_a_label_are_not_added_and_a_value_no_row_can_show_is_said_
         "no plan removes every shortcut: the shortcut hears_mary: 1->0 survives every candidate step"
         in run.out
     )
+
+
+def test_a_sat_search_stopped_by_the_time_limit_states_the_count_after_the_whole_plan_only(monkeypatch):
+    """The counts after each step are not taken once the search was stopped: the verifying count
+    belongs to the last step, never to the first (it was shown after step 1 of an 11-step plan)."""
+    task = task_from_dict(
+        {"concepts": {n: [0, 1] for n in "abc"}, "labels": {"y": "a ^ b ^ c"}, "support": [[0, 0, 0]]}
+    )
+    found = hitting_plan(task, task.mode, moves(task, ACTIONS), Costs())
+    assert len(found.plan) > 1
+
+    def stopped(advisor, settings, state, info, shortcuts):
+        state.plan, state.count, state.bound = list(found.plan), 1, 1
+        raise TimeLimitExceeded(60.0, "the SAT search")
+
+    monkeypatch.setattr(advise_module, "_plan_by_sat", stopped)
+    record = advise(task)
+    assert record.stopped and record.verified["count"] == record.final_count == 1
+    assert [s["count"] for s in record.plan] == [None] * (len(found.plan) - 1) + [1]
