@@ -11,6 +11,7 @@ import itertools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from ..knowledge.circuit import exactly_one
 from ..knowledge.pairwise import PairTest, PairwiseLabel
 from ..task.model import Task
 
@@ -40,11 +41,6 @@ class PairEncoding:
         self.top += 1
         return self.top
 
-    def one_hot(self, xs: list[int]) -> None:
-        """Exactly one of `xs`."""
-        self.clauses.append(list(xs))
-        self.clauses += [[-a, -b] for a, b in itertools.combinations(xs, 2)]
-
 
 def pair_encoding(task: Task, labels: list[PairwiseLabel], in_place: bool) -> PairEncoding:
     """The task's optimal disentangled maps (pi the identity when `in_place`) as a CNF."""
@@ -56,12 +52,12 @@ def pair_encoding(task: Task, labels: list[PairwiseLabel], in_place: bool) -> Pa
     enc.place = [[enc.new() for _ in range(k)] for _ in range(k)]
     enc.image = {iu: [enc.new() for _ in range(d)] for iu in taken}
     for i in range(k):
-        enc.one_hot(enc.place[i])
-        enc.one_hot([enc.place[j][i] for j in range(k)])
+        enc.clauses += exactly_one(enc.place[i])
+        enc.clauses += exactly_one([enc.place[j][i] for j in range(k)])
         if in_place:
             enc.clauses.append([enc.place[i][i]])
     for xs in enc.image.values():
-        enc.one_hot(xs)
+        enc.clauses += exactly_one(xs)
     _supervision(enc, task, rows)
     label_values = task.labels_of(task.support.rows)
     for label in labels:

@@ -55,14 +55,16 @@ class PairwiseBackend:
         ]
         found, orbits, blocked = 0, 0, 0
         with sat.solver(sat.CHECK, enc.clauses + breaking) as solver:
-            while solver.solve():
+            for model in sat.projected_models(solver, enc.projection, one_hot=True):
                 if budget.max_models is not None and orbits == budget.max_models:
                     raise TooManyModels(f"more than {budget.max_models} orbits of solver models")
-                orbit = _orbit(_decoded(enc, solver.get_model() or []), symmetries)
+                pi, images = _decoded(enc, model)
+                orbit = _orbit((pi, images), symmetries)
                 blocked += len(orbit)
                 if blocked > BLOCKED_MAX:
                     raise TooManyModels(f"more than {BLOCKED_MAX} maps blocked one by one")
-                for member in orbit:
+                own = (pi, tuple(images.items()))  # blocked by the enumeration itself
+                for member in orbit - {own}:
                     solver.add_clause([-x for x in _literals(enc, member)])
                 found, orbits = found + len(orbit) * enc.free, orbits + 1
                 if progress:
