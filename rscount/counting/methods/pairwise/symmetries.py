@@ -42,8 +42,3 @@ class Symmetries:
                 if all({(s[a], s[b]) for a, b in holds} == holds for holds in tables)
             ]
         return cls(places, values)
-
-    @staticmethod
-    def representatives(group: list[Perm], size: int) -> list[int]:
-        """The least point of each orbit of `group` on range(size)."""
-        return sorted({min(g[x] for g in group) for x in range(size)})
