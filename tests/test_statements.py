@@ -13,16 +13,27 @@ from collections import Counter
 from fractions import Fraction
 from itertools import product
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from references.oracle import Truth, after_steps, cheaper_plan, jrs
-from strategies.mixedtasks import Drawn, in_place_tasks, object_tasks, plain_tasks, predicting_tasks
+from strategies.mixedtasks import (
+    Drawn,
+    in_place_tasks,
+    object_tasks,
+    pairwise_tasks,
+    plain_tasks,
+    predicting_tasks,
+)
 
 import rscount
 from rscount.counting.methods.search import loose_concepts
 from rscount.counting.problem import CountProblem
+from rscount.counting.settings import CountSettings, Method
+from rscount.insight.explain import Explanation, explain
+from rscount.task.model import Mode
 
 SLOW = os.environ.get("RSCOUNT_FUZZ", "").lower() == "slow"
+LISTED = 2000  # optimal maps the pairwise count lists in a test
 ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True, max_examples=1)
 
 
@@ -34,8 +45,9 @@ def mode_of(drawn: Drawn) -> str:
     return "disentangled" if drawn.problem.objects is None else "objects"
 
 
-def assert_explain(drawn: Drawn, truth: Truth) -> None:
-    found = rscount.explain(drawn.task(), mode_of(drawn), show=50).to_dict()
+def assert_explain(drawn: Drawn, truth: Truth, explained: Explanation | None = None) -> None:
+    """explain's statements (`explained`: one made already, else rscount.explain's)."""
+    found = (explained or rscount.explain(drawn.task(), mode_of(drawn), show=50)).to_dict()
     assert found["count"] == truth.count and found["shortcuts"] == truth.count - 1
     assert found["unseen_values"] == truth.unseen_values()
     optimal = set(truth.maps)
@@ -117,6 +129,16 @@ def test_explain_check_and_forecast_say_what_the_optimal_maps_imply(drawn: Drawn
     every = list(product(*drawn.problem.sources))  # ground-truth vectors
     test = data.draw(st.lists(st.sampled_from(every), min_size=1, max_size=4, unique=True))
     assert_forecast(drawn, truth, test)
+
+
+@settings(ORACLE, max_examples=examples(30))
+@given(st.one_of(pairwise_tasks(), in_place_tasks(pairwise_tasks())))
+def test_explain_from_the_maps_the_pairwise_count_lists_says_what_they_imply(drawn: Drawn) -> None:
+    truth = Truth(drawn.problem)
+    if truth.count > LISTED:
+        reject()
+    pairwise = CountSettings(method=Method.PAIRWISE)
+    assert_explain(drawn, truth, explain(drawn.task(), Mode.DISENTANGLED, show=50, settings=pairwise))
 
 
 @settings(ORACLE, max_examples=examples(40))

@@ -19,7 +19,7 @@ from . import auto
 from .dispatch import count_task
 from .problem import CountProblem
 from .processes.isolation import run_stoppable
-from .result import CountedClasses, CountResult
+from .result import CountedClasses, CountResult, Listed
 from .settings import DEFAULT_SETTINGS, CountSettings, Method
 
 T = TypeVar("T")
@@ -68,7 +68,8 @@ class CountJob:
 class CountOutcome:
     """The count (None when it failed: `error` says why and `limit` whether a time or memory limit
     stopped it), whether it is exact, the method used and the wall-clock seconds; from a count by
-    classes, its classes and search nodes (listing the maps afterwards need not walk them again)."""
+    classes, its classes and search nodes, and from a method that lists its maps, the maps (listing
+    them afterwards need not walk them again)."""
 
     count: int | None
     exact: bool
@@ -78,6 +79,7 @@ class CountOutcome:
     limit: bool = False
     classes: CountedClasses | None = None
     nodes: int = 0
+    maps: Listed | None = None
 
     @classmethod
     def of(cls, result: CountResult, seconds: float) -> CountOutcome:
@@ -90,6 +92,7 @@ class CountOutcome:
             seconds,
             classes=result.classes,
             nodes=nodes if isinstance(nodes, int) else 0,
+            maps=result.maps,
         )
 
 

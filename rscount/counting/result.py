@@ -9,6 +9,8 @@ from typing import Any
 from .settings import Method
 
 CLASSES_KEPT = 10_000  # classes with maps a count keeps in its result (for listing and tallying)
+MAPS_KEPT = 10_000  # optimal maps a method that lists them keeps in its result
+Listed = list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]  # optimal maps (pi, f as value numbers)
 CountedClasses = list[tuple[tuple[int, ...], int, int]]  # representative, class size, maps per member
 
 
@@ -19,7 +21,8 @@ class CountResult:
     clauses, map_variables) and method-specific details. `classes`: the permutation classes with
     optimal maps (representative, size, maps per member) when a sum over classes had few of them,
     so that listing, tallying or grouping the maps does not walk the permutations again
-    (markov-chain: 20 s of a 28 s listing)."""
+    (markov-chain: 20 s of a 28 s listing); `maps`: every optimal map, when the method listed them
+    and they are at most MAPS_KEPT (the pairwise method)."""
 
     count: int
     exact: bool
@@ -31,6 +34,7 @@ class CountResult:
     details: dict[str, Any] = field(default_factory=dict)
     cnf_size: dict[str, int] | None = None
     classes: CountedClasses | None = None
+    maps: Listed | None = None
 
     def keep_class(self, pi: tuple[int, ...], size: int, models: int) -> None:
         """Note a class counted (kept while CLASSES_KEPT or fewer have maps)."""

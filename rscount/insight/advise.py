@@ -205,7 +205,7 @@ def advise(
         elif by_sat:
             shortcuts = None
             if first is not None and first.exact:
-                shortcuts = Counted(counted(first) - 1, first.nodes, first.method, first.classes)
+                shortcuts = Counted(counted(first) - 1, first.nodes, first.method, first.classes, first.maps)
             _plan_by_sat(advisor, settings, state, search_info, shortcuts)
         elif first is not None:
             state.count = counted(first)

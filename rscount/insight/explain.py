@@ -23,7 +23,7 @@ from .decisions import MapSolver
 from .jrs_pairs import jrs_shortcuts
 from .kinds import class_summary, kinds, listed_kinds
 from .maps import ConceptMap, MapSpace, identity_map, violation
-from .simplest import LISTED_MAX, Counted, every_shortcut, linear_shortcuts, listed_shortcuts, simplest_maps
+from .simplest import LISTED_MAX, Counted, every_shortcut, listed_by_method, listed_shortcuts, simplest_maps
 from .unidentified import from_maps, unidentified_concepts
 
 T = TypeVar("T")
@@ -241,7 +241,7 @@ def _simplest_here(task: Task, mode: Mode, show: int, counted: Counted | None, p
             _check(task, m)
         return [describe_map(task, m) for m in maps]
 
-    maps = None if counted is None else linear_shortcuts(task, mode, counted)
+    maps = None if counted is None else listed_by_method(task, mode, counted)
     if maps is None and counted is not None and counted.shortcuts <= LISTED_MAX:
         maps = every_shortcut(task, mode, counted, lambda ms: progress.known(maps=described(ms[:show])))
     elif maps is None and counted is not None:  # more, listed only where the count's own factors list them

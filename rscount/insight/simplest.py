@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pysat.card import ITotalizer
 
 from ..counting.budget import Declined
-from ..counting.methods.linear import optimal_maps
+from ..counting.methods import linear, pairwise
 from ..counting.methods.source_tuples import fitting_maps
 from ..counting.problem import CountProblem
-from ..counting.result import CountedClasses, CountResult
+from ..counting.result import CountedClasses, CountResult, Listed
 from ..counting.settings import Method
 from ..errors import InternalError
 from ..task.model import Mode, Task
@@ -31,6 +31,8 @@ LISTED_MAX = 500  # shortcuts (counted) up to which explain, check, forecast and
 LISTING_SECONDS = 10.0  # of SAT calls listing them (the search declined) before another route answers
 # Shortcuts up to which those source-tuples counted are listed from its factors (MNMath's 5759: 4 s).
 TUPLES_LISTED_MAX = 10_000
+# The methods that list the maps they count (every optimal map, at most a number given).
+LISTERS = {Method.LINEAR: linear.optimal_maps, Method.PAIRWISE: pairwise.optimal_maps}
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Counted:
     nodes: int = 0
     method: Method | None = None
     classes: CountedClasses | None = None  # the count's classes with maps, when it kept them
+    maps: Listed | None = None  # every optimal map, when the count listed them
 
     @classmethod
     def of(cls, result: CountResult | None) -> Counted | None:
@@ -50,7 +53,8 @@ class Counted:
         if result is None or not result.exact:
             return None
         nodes = result.details.get("search_nodes", 0) if result.method == Method.SEARCH else 0
-        return cls(result.count - 1, nodes if isinstance(nodes, int) else 0, result.method, result.classes)
+        nodes = nodes if isinstance(nodes, int) else 0
+        return cls(result.count - 1, nodes, result.method, result.classes, result.maps)
 
     @property
     def listing_nodes(self) -> int:
@@ -122,10 +126,10 @@ def every_shortcut(
 def listed_shortcuts(task: Task, mode: Mode, counted: Counted | None) -> list[ConceptMap] | None:
     """every_shortcut when their number is known (a count) and at most LISTED_MAX, and SAT lists
     them within LISTING_SECONDS where the search declines, or at most TUPLES_LISTED_MAX when
-    source-tuples or the linear method counted them; else None (another route answers)."""
-    linear = None if counted is None else linear_shortcuts(task, mode, counted)
-    if linear is not None:
-        return linear
+    source-tuples or a method of LISTERS counted them; else None (another route answers)."""
+    by_method = None if counted is None else listed_by_method(task, mode, counted)
+    if by_method is not None:
+        return by_method
     if counted is None or counted.shortcuts > LISTED_MAX:
         return None if counted is None else _by_tuples(task, mode, counted, TUPLES_LISTED_MAX)
     try:
@@ -134,16 +138,21 @@ def listed_shortcuts(task: Task, mode: Mode, counted: Counted | None) -> list[Co
         return None
 
 
-def linear_shortcuts(task: Task, mode: Mode, counted: Counted) -> list[ConceptMap] | None:
-    """The shortcuts the linear method lists when it counted them and they are at most
-    TUPLES_LISTED_MAX (the integer solutions it counted); None otherwise."""
-    if counted.method != Method.LINEAR or counted.shortcuts > TUPLES_LISTED_MAX:
+def listed_by_method(task: Task, mode: Mode, counted: Counted) -> list[ConceptMap] | None:
+    """The shortcuts the count listed, or else the method that counted them lists when it is one that
+    lists its maps (LISTERS) and they are at most TUPLES_LISTED_MAX; None otherwise."""
+    lister = LISTERS.get(counted.method) if counted.method is not None else None
+    if counted.maps is not None:
+        listed = counted.maps
+    elif lister is not None and counted.shortcuts <= TUPLES_LISTED_MAX:
+        try:
+            listed = lister(CountProblem(task, mode), counted.shortcuts + 1)
+        except Declined:
+            return None
+    else:
         return None
-    try:
-        maps = [ConceptMap(pi, f) for pi, f in optimal_maps(CountProblem(task, mode), counted.shortcuts + 1)]
-    except Declined:
-        return None
-    return _shortcuts_of(task, maps, counted.shortcuts, "the linear method")
+    maps = [ConceptMap(pi, f) for pi, f in listed]
+    return _shortcuts_of(task, maps, counted.shortcuts, f"the {counted.method} method")
 
 
 def _by_tuples(task: Task, mode: Mode, counted: Counted, most: int = LISTED_MAX) -> list[ConceptMap] | None:

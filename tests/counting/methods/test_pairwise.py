@@ -17,11 +17,13 @@ from strategies.mixedtasks import Drawn, in_place_tasks, pairwise_tasks
 from support import backend_count, backend_result
 
 from rscount.counting.budget import Budget, TooManyModels, Unsuited
-from rscount.counting.methods.pairwise import symmetries
+from rscount.counting.methods.pairwise import optimal_maps, symmetries
+from rscount.counting.problem import CountProblem
 from rscount.knowledge.loading import task_from_dict
 from rscount.knowledge.pairwise import pairwise_labels
-from rscount.task.model import Task
+from rscount.task.model import Mode, Task
 
+LISTED = 2000  # optimal maps listed one by one in a test
 ORBITS = Budget(max_models=300)  # the random tasks with few rows have up to 4! x 3^9 maps
 PAIRWISE = st.one_of(pairwise_tasks(), in_place_tasks(pairwise_tasks()))
 CELLS = [(r, c) for r in range(4) for c in range(4)]
@@ -60,6 +62,30 @@ def test_the_count_is_the_same_without_symmetries(drawn: Drawn, monkeypatch):
         )
         plain = listed(task)
     assert plain == listed(task) == Truth(drawn.problem).count
+
+
+@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=60)
+@given(drawn=PAIRWISE)
+def test_the_maps_the_count_keeps_and_lists_are_the_brute_forces(drawn: Drawn):
+    task = drawn.task()
+    truth = Truth(drawn.problem)
+    if truth.count > LISTED:
+        reject()
+    try:
+        result = backend_result("pairwise", task, budget=ORBITS, encoded=False)
+    except TooManyModels:
+        reject()
+    listed = optimal_maps(CountProblem(task, Mode.DISENTANGLED), truth.count)
+    for maps in (result.maps, listed):
+        assert maps is not None
+        as_values = {
+            (pi, tuple(tuple(task.concepts[pi[i]].values[u] for u in f[i]) for i in range(len(pi))))
+            for pi, f in maps
+        }
+        assert len(maps) == truth.count and as_values == set(truth.maps)
+    if truth.count > 1:
+        with pytest.raises(TooManyModels, match="more than"):
+            optimal_maps(CountProblem(task, Mode.DISENTANGLED), truth.count - 1)
 
 
 def sudoku(puzzles: int, seed: int, extractor: str | None = None) -> dict:

@@ -6,7 +6,9 @@ space up to 3072 times smaller."""
 
 from __future__ import annotations
 
+import itertools
 import time
+from collections.abc import Iterator
 
 from .... import sat
 from ....encoding.pair_images import PairEncoding, pair_encoding
@@ -15,7 +17,7 @@ from ....progress import Progress
 from ....task.model import Mode
 from ...budget import UNBOUNDED, Budget, TooManyModels, Unsuited
 from ...problem import CountProblem
-from ...result import CountResult
+from ...result import MAPS_KEPT, CountResult, Listed
 from ...settings import CountSettings, Method
 from .breaking import least_members
 from .symmetries import Symmetries
@@ -42,14 +44,73 @@ class PairwiseBackend:
         """The exact count; Unsuited outside the disentangled mode or for a label that is no
         conjunction of two-concept tests, TooManyModels past budget.max_models orbits."""
         start = time.perf_counter()
+        listing = _Listing(problem)
+        found, orbits, maps = 0, 0, []
+        for orbit in listing.orbits(budget):
+            found, orbits = found + len(orbit) * listing.enc.free, orbits + 1
+            if found <= MAPS_KEPT:
+                maps += listing.expanded(orbit)
+            if progress:
+                progress.update(f"pairwise: {found} maps found ({orbits} orbits)")
+                progress.known(lower_bound=found)
+        result = CountResult(found, True, self.method, time.perf_counter() - start)
+        result.maps = maps if found <= MAPS_KEPT else None
+        symmetries = listing.symmetries
+        result.details = {
+            "orbits": orbits,
+            "symmetries": len(symmetries.places) * len(symmetries.values),
+            "variables": listing.enc.top,
+            "clauses": len(listing.enc.clauses),
+        }
+        return result
+
+
+def optimal_maps(problem: CountProblem, most: int) -> Listed:
+    """Every optimal map (pi, f) of a task of two-concept tests, f as value numbers (the images of
+    values no row shows in every way); Unsuited when the method does not apply, TooManyModels when
+    there are more than `most`."""
+    listing = _Listing(problem)
+    found: Listed = []
+    for orbit in listing.orbits(Budget(max_models=most)):
+        if len(found) + len(orbit) * listing.enc.free > most:
+            raise TooManyModels(f"more than {most} optimal maps")
+        found += listing.expanded(orbit)
+    return found
+
+
+Member = tuple[tuple[int, ...], tuple[tuple[tuple[int, int], int], ...]]  # pi, (value seen, image)s
+
+
+class _Listing:
+    """A task's pair CNF, its symmetries, and the orbits of its models, one at a time."""
+
+    def __init__(self, problem: CountProblem) -> None:
         if problem.mode != Mode.DISENTANGLED:
             raise Unsuited("the pairwise method counts the disentangled mode")
         labels = pairwise_labels(problem.task)
         if labels is None:
             raise Unsuited("a label is not a conjunction of tests of two concepts sharing one domain")
-        enc = pair_encoding(problem.task, labels, problem.task.in_place)
-        symmetries = Symmetries.of(problem.task, labels)
-        found, orbits, blocked = 0, 0, 0
+        self.enc = pair_encoding(problem.task, labels, problem.task.in_place)
+        self.symmetries = Symmetries.of(problem.task, labels)
+        k, d = len(problem.task.concepts), self.enc.values
+        self.unseen = [(i, u) for i in range(k) for u in range(d) if (i, u) not in self.enc.image]
+
+    def expanded(self, orbit: set[Member]) -> Listed:
+        """The optimal maps of an orbit, f as value numbers, with the images of values no row shows
+        taken in every way (the method's `free` factor)."""
+        k, d = len(self.enc.place), self.enc.values
+        maps = []
+        for pi, images in sorted(orbit):
+            for free in itertools.product(range(d), repeat=len(self.unseen)):
+                image = {**dict(images), **dict(zip(self.unseen, free))}
+                maps.append((pi, tuple(tuple(image[i, u] for u in range(d)) for i in range(k))))
+        return maps
+
+    def orbits(self, budget: Budget) -> Iterator[set[Member]]:
+        """Each orbit of optimal maps once (TooManyModels past budget.max_models orbits, or past
+        BLOCKED_MAX maps blocked)."""
+        enc, symmetries = self.enc, self.symmetries
+        orbits, blocked = 0, 0
         with sat.solver(sat.CHECK, enc.clauses + least_members(enc, symmetries)) as solver:
             for model in sat.projected_models(solver, enc.projection, one_hot=True):
                 if budget.max_models is not None and orbits == budget.max_models:
@@ -62,18 +123,8 @@ class PairwiseBackend:
                 own = (pi, tuple(images.items()))  # blocked by the enumeration itself
                 for member in orbit - {own}:
                     solver.add_clause([-x for x in _literals(enc, member)])
-                found, orbits = found + len(orbit) * enc.free, orbits + 1
-                if progress:
-                    progress.update(f"pairwise: {found} maps found ({orbits} orbits)")
-                    progress.known(lower_bound=found)
-        result = CountResult(found, True, self.method, time.perf_counter() - start)
-        result.details = {
-            "orbits": orbits,
-            "symmetries": len(symmetries.places) * len(symmetries.values),
-            "variables": enc.top,
-            "clauses": len(enc.clauses),
-        }
-        return result
+                orbits += 1
+                yield orbit
 
 
 def _decoded(enc: PairEncoding, model: list[int]) -> Map:
@@ -84,9 +135,7 @@ def _decoded(enc: PairEncoding, model: list[int]) -> Map:
     return pi, images
 
 
-def _orbit(
-    found: Map, symmetries: Symmetries
-) -> set[tuple[tuple[int, ...], tuple[tuple[tuple[int, int], int], ...]]]:
+def _orbit(found: Map, symmetries: Symmetries) -> set[Member]:
     """Every map (h o pi, s o f) for the symmetries h, s (each once)."""
     pi, images = found
     return {
@@ -96,9 +145,7 @@ def _orbit(
     }
 
 
-def _literals(
-    enc: PairEncoding, member: tuple[tuple[int, ...], tuple[tuple[tuple[int, int], int], ...]]
-) -> list[int]:
+def _literals(enc: PairEncoding, member: Member) -> list[int]:
     """The variables true in the map `member` (its placements and images)."""
     pi, images = member
     return [enc.place[i][p] for i, p in enumerate(pi)] + [enc.image[iu][a] for iu, a in images]
