@@ -1,5 +1,5 @@
-"""What the tests share besides fixtures (those are in conftest.py): the repository's root, and one
-backend's count of a task in this process."""
+"""What the tests share besides fixtures (those are in conftest.py): the repository's root, one
+backend's count of a task in this process, and the permutation group some permutations generate."""
 
 from __future__ import annotations
 
@@ -65,3 +65,17 @@ def assert_methods_count(task: Task, expected: int, methods: tuple[str, ...]) ->
     if expected <= ENUMERATE_MAX:
         assert backend_count("enumerate", task) == expected
     assert rscount.count(task).count == expected
+
+
+def closure(generators: list[tuple[int, ...]], size: int) -> set[tuple[int, ...]]:
+    """Every permutation of range(size) the generators generate (perm[n]: where n goes)."""
+    group = {tuple(range(size))}
+    frontier = list(group)
+    while frontier:
+        g = frontier.pop()
+        for h in generators:
+            composed = tuple(h[g[n]] for n in range(size))
+            if composed not in group:
+                group.add(composed)
+                frontier.append(composed)
+    return group

@@ -24,7 +24,7 @@ from strategies.randomtasks import (
     symmetric_specs,
     wide_tasks,
 )
-from support import REPO, backend_count, backend_result
+from support import REPO, backend_count, backend_result, closure
 
 from rscount.counting.budget import UNBOUNDED, Budget, TooManyModels, Unsuited
 from rscount.counting.methods.source_tuples import refute
@@ -150,16 +150,7 @@ def symmetry_group(shape: GroupShape) -> set[tuple[int, ...]]:
             for a, b in zip(shape.blocks[x], shape.blocks[y]):
                 perm[a], perm[b] = b, a
             generators.append(tuple(perm))
-    group = {tuple(range(m))}
-    frontier = list(group)
-    while frontier:
-        g = frontier.pop()
-        for h in generators:
-            composed = tuple(h[g[n]] for n in range(m))
-            if composed not in group:
-                group.add(composed)
-                frontier.append(composed)
-    return group
+    return closure(generators, m)
 
 
 @st.composite
