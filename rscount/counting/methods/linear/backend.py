@@ -23,7 +23,7 @@ from ....progress import Progress
 from ....task.model import Mode, Task, Value
 from ...budget import UNBOUNDED, Budget, Unsuited
 from ...problem import CountProblem
-from ...result import CountResult
+from ...result import CountResult, Listed
 from ...settings import CountSettings, Method
 from .forms import affine_labels
 from .system import TooFree, integer_solutions, solutions, unused
@@ -235,9 +235,7 @@ def _completed(
         )
 
 
-def optimal_maps(
-    problem: CountProblem, most: int
-) -> list[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+def optimal_maps(problem: CountProblem, most: int) -> Listed:
     """Every optimal map (pi, f) of a task with affine labels, f as value numbers; Unsuited when the
     method does not apply or there are more than `most`."""
     equations, exchanges = _prepared(problem)

@@ -45,16 +45,19 @@ class PairwiseBackend:
         conjunction of two-concept tests, TooManyModels past budget.max_models orbits."""
         start = time.perf_counter()
         listing = _Listing(problem)
-        found, orbits, maps = 0, 0, []
+        found, orbits = 0, 0
+        maps: Listed | None = []  # None once past MAPS_KEPT
         for orbit in listing.orbits(budget):
             found, orbits = found + len(orbit) * listing.enc.free, orbits + 1
-            if found <= MAPS_KEPT:
+            if maps is not None and found <= MAPS_KEPT:
                 maps += listing.expanded(orbit)
+            else:
+                maps = None
             if progress:
                 progress.update(f"pairwise: {found} maps found ({orbits} orbits)")
                 progress.known(lower_bound=found)
         result = CountResult(found, True, self.method, time.perf_counter() - start)
-        result.maps = maps if found <= MAPS_KEPT else None
+        result.maps = maps
         symmetries = listing.symmetries
         result.details = {
             "orbits": orbits,
@@ -101,8 +104,9 @@ class _Listing:
         k, d = len(self.enc.place), self.enc.values
         maps = []
         for pi, images in sorted(orbit):
+            seen = dict(images)
             for free in itertools.product(range(d), repeat=len(self.unseen)):
-                image = {**dict(images), **dict(zip(self.unseen, free))}
+                image = {**seen, **dict(zip(self.unseen, free))}
                 maps.append((pi, tuple(tuple(image[i, u] for u in range(d)) for i in range(k))))
         return maps
 
