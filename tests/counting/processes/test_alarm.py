@@ -59,3 +59,24 @@ def test_a_ring_swallowed_by_a_finalizer_rings_again_and_is_not_printed(capsys):
     assert time.monotonic() - start < 10
     assert "AlarmRang" not in capsys.readouterr().err
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+def test_a_ring_inside_pysat_waits_for_it_to_return():
+    """pysat frees a solver and then forgets it: a ring between the two would free it twice."""
+    done: list[bool] = []
+    space = {"__name__": "pysat.solvers", "time": time}
+    exec(  # a function whose frame is pysat's, busy past the alarm
+        "def finish(seconds, done):\n"
+        "    end = time.monotonic() + seconds\n"
+        "    while time.monotonic() < end:\n"
+        "        pass\n"
+        "    done.append(True)\n",
+        space,
+    )
+
+    def work() -> None:
+        space["finish"](0.4, done)
+        while True:
+            pass
+
+    assert within_seconds(0.1, work) is None and done == [True]
