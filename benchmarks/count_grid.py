@@ -77,7 +77,8 @@ def count_grid(
     command: str,
     extra: tuple[str, Extra] | None = None,
 ) -> None:
-    """Count every task (task-file mappings with a `name`) by every method, and by `extra` (a column
+    """Count every task (task-file mappings with a `name`, and `files`: name -> text written beside
+    it, such as its program) by every method, and by `extra` (a column
     name and a function giving its run, such as a brute force, for the tasks it reaches); write
     benchmarks/STEM.json and STEM.md, whose header says `command` measured it."""
     repo = BENCH.parent  # `python -m rscount` run there imports this checkout's rscount
@@ -85,7 +86,10 @@ def count_grid(
     with tempfile.TemporaryDirectory() as tmp:
         for data in tasks:
             path = Path(tmp) / f"{data['name']}.yaml"
-            path.write_text(yaml.safe_dump(data, default_flow_style=None))
+            for name, text in data.get("files", {}).items():  # a program the task file names
+                (Path(tmp) / name).write_text(text)
+            written = {key: value for key, value in data.items() if key != "files"}
+            path.write_text(yaml.safe_dump(written, default_flow_style=None))
             for method in methods:
                 argv = [sys.executable, "-m", "rscount", "count", str(path), "--method", method]
                 run = run_measured([*argv, "--timeout", str(timeout)], repo, timeout + 40)

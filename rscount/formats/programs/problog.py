@@ -1,6 +1,7 @@
 """Knowledge written as a ProbLog or DeepProbLog program (`program: FILE.pl`, `query:`), grounded by
 the problog package and read back as expressions over concepts, so every counting mode and method
-works on it unchanged.
+works on it unchanged (a query whose answer is arithmetic over the concepts is read by resolution
+instead, without grounding: rscount.formats.programs.unfolding).
 
 Concepts are the program's probabilistic choices that the queries reach, in the order grounding
 reaches them: a probabilistic fact (or a neural fact `nn(net, [X]) :: p(X)`) is a Boolean concept;
@@ -33,16 +34,17 @@ from problog.engine import DefaultEngine
 from problog.errors import ProbLogError
 from problog.formula import LogicDAG, LogicFormula
 from problog.logic import Term
-from problog.program import PrologString
+from problog.program import PrologString, SimpleProgram
 
 from ...errors import FormatError, TaskError, quote, short
 from ...task.expressions import Expr, call, const, var
-from ...task.model import NO_ANSWER, Concept, QueryAnswers
+from ...task.model import NO_ANSWER, QueryAnswers
 from . import terms
 from .connectives import conjunction, disjunction
 from .grammar import ARROW, Grammar, braces_as_calls, is_rule
-from .problog_clauses import Disjunction, Reader, parse_queries
-from .program import Program, Reads, error_line, safe_name
+from .problog_clauses import Disjunction, Reader, choice_concept, parse_queries
+from .program import Naming, Program, error_line
+from .unfolding import unfold
 
 NONE = "none"  # the value of an annotated disjunction whose probabilities leave room for no head
 EVIDENCE = "evidence"  # the label saying every evidence atom has its value
@@ -73,6 +75,18 @@ def _read(path: Path, text: str, query: Any) -> Program:
         clauses = grammar.translated()
         notes = grammar.notes
     program, queries = reader.read(clauses, parse_queries(query) if query is not None else None)
+    translated = unfold(reader, list(program), queries) or _grounded(path, reader, program, queries)
+    translated = dataclasses.replace(translated, notes=(*notes, *translated.notes))
+    if reader.left_out:
+        left = ", ".join(reader.left_out)
+        translated = dataclasses.replace(
+            translated, notes=(*translated.notes, f"left out (no query or evidence reaches them): {left}")
+        )
+    return translated
+
+
+def _grounded(path: Path, reader: Reader, program: SimpleProgram, queries: list[Term]) -> Program:
+    """The program grounded by problog for the queries (and its evidence), read back."""
     evidence = [(e.atom, e.value) for e in reader.evidence]
     try:
         engine = DefaultEngine()
@@ -83,14 +97,7 @@ def _read(path: Path, text: str, query: Any) -> Program:
         raise FormatError(
             str(path), f"grounding failed: {short(str(exc) or 'too deep')}", error_line(exc)
         ) from None
-    translated = _Translation(dag, reader, database).program(queries)
-    translated = dataclasses.replace(translated, notes=(*notes, *translated.notes))
-    if reader.left_out:
-        left = ", ".join(reader.left_out)
-        translated = dataclasses.replace(
-            translated, notes=(*translated.notes, f"left out (no query or evidence reaches them): {left}")
-        )
-    return translated
+    return _Translation(dag, reader, database).program(queries)
 
 
 class _Translation:
@@ -105,11 +112,8 @@ class _Translation:
             node = database.get_node(n)
             if getattr(node, "group", None) is not None and getattr(node, "location", None) is not None:
                 self.origins.setdefault(node.group, node.location)
-        self.concepts: dict[Any, tuple[str, tuple[Any, ...], Reads | None]] = {}  # name, values, reads
-        self.names: set[str] = set()
-        self.domains: dict[str, tuple[Any, ...]] = {}  # concept name -> values
-        self.notes: list[str] = []
-        self.as_written: list[str] = []  # concepts whose name is the program's text (no note of their own)
+        self.naming = Naming()
+        self.notes = self.naming.notes
         self.memo: dict[int, Expr] = {}
 
     def program(self, queries: Sequence[Term]) -> Program:
@@ -120,7 +124,7 @@ class _Translation:
             variables = sorted({str(v) for v in terms.variables(query)})
             found = [(t, n) for t, n in grounded if terms.match(query, t, {}) is not None]
             if not variables:  # a ground query's truth is a function of the concepts: its label
-                name = self._name(str(query))
+                name = self.naming.name(str(query))
                 labels[name] = self.expr(found[0][1] if found else None)
                 if name != str(query):
                     self.notes.append(f"label {name} is query {short(str(query))}")
@@ -132,7 +136,7 @@ class _Translation:
                 binding = terms.match(query, term, {}) or {}
                 bound.append((tuple(terms.value(binding[v]) for v in variables), self.expr(node)))
             for k, v in enumerate(variables):
-                if v in labels or v in self.names:
+                if v in labels or v in self.naming.names:
                     raise TaskError("query", f"variable {quote(v)} names two labels or a concept")
                 label = const(NO_ANSWER)  # where no answer holds; the first that holds otherwise
                 for values, holds in reversed(bound):
@@ -153,15 +157,10 @@ class _Translation:
             self.notes.append(
                 f"label {EVIDENCE} is 1 where the evidence holds ({short(shown)}); training rows need it"
             )
-        concepts = tuple(Concept(name, values) for name, values, _ in self.concepts.values())
+        concepts, reads, notes = self.naming.named()
         if not concepts:
             raise TaskError("program", "the queries reach no probabilistic fact, disjunction or neural atom")
-        if self.as_written:
-            self.notes.append(f"concepts named as in the program: {', '.join(self.as_written)}")
-        reads = tuple(r for _, _, r in self.concepts.values())
-        return Program(
-            concepts, labels, tuple(answers), tuple(self.notes), reads, EVIDENCE if observed else None
-        )
+        return Program(concepts, labels, tuple(answers), notes, reads, EVIDENCE if observed else None)
 
     def expr(self, node: int | None) -> Expr:
         if node is None:
@@ -180,10 +179,10 @@ class _Translation:
         kind = type(item).__name__
         if kind in ("conj", "disj"):
             parts = [self.expr(c) for c in item.children]
-            return conjunction(parts) if kind == "conj" else disjunction(parts, self.domains)
+            return conjunction(parts) if kind == "conj" else disjunction(parts, self.naming.domains)
         if item.group is None:  # a ground probabilistic fact (the node's name may be a query's)
             fact = self.database.get_node(item.identifier)
-            name = self._concept(("fact", item.identifier), str(Term(fact.functor, *fact.args)), (0, 1))
+            name = self.naming.concept(("fact", item.identifier), str(Term(fact.functor, *fact.args)), (0, 1))
             return var(name)
         return self._choice(item)
 
@@ -202,20 +201,10 @@ class _Translation:
             )
         if len(heads) == 1 and not disjunction.complete:
             if disjunction.clause is None:
-                return var(self._concept(group, str(heads[0]), (0, 1)))
+                return var(self.naming.concept(group, str(heads[0]), (0, 1)))
             text = f"the choice of the probabilistic clause for {heads[0]} at {disjunction.clause}"
-            return var(self._concept(group, text, (0, 1), named=str(heads[0])))
-        shared = {(h.functor, h.arity, h.args[:-1]) for h in heads}
-        reads, named = None, None
-        if len(shared) == 1 and heads[0].arity:
-            label, values = (
-                str(Term(heads[0].functor, *heads[0].args[:-1])),
-                [terms.value(h.args[-1]) for h in heads],
-            )
-            reads = (terms.signature(heads[0])[0], tuple(str(a) for a in heads[0].args[:-1]))
-        else:
-            label, values = " or ".join(map(str, heads)), [str(h) for h in heads]
-            named = f"{heads[0]} to {heads[-1]}" if len(heads) > 2 else None
+            return var(self.naming.concept(group, text, (0, 1), named=str(heads[0])))
+        label, values, reads, named = choice_concept(heads)
         if len(arguments) > len(order):  # one such concept per answer of the body: say which
             where = ", ".join(f"{v}={a}" for v, a in zip(order, arguments))
             label, named, reads = f"{label} for {where}", named or label, None
@@ -224,7 +213,7 @@ class _Translation:
         if not disjunction.complete and NONE in values:
             raise TaskError("program", f"{quote(label)}: a head's value is {NONE!r}, the value of no head")
         domain = (*values, NONE) if not disjunction.complete else tuple(values)
-        name = self._concept(group, label, domain, reads, named)
+        name = self.naming.concept(group, label, domain, reads, named)
         return call("Eq", var(name), const(values[choice]))
 
     def _disjunction(self, group: Any) -> Disjunction:
@@ -233,30 +222,3 @@ class _Translation:
         if found is None:
             raise TaskError("program", "a probabilistic clause could not be traced to the program")
         return found
-
-    def _concept(
-        self,
-        key: Any,
-        text: str,
-        values: tuple[Any, ...],
-        reads: Reads | None = None,
-        named: str | None = None,
-    ) -> str:
-        """The concept of `key` (its name made from `named`, else from `text`, which notes show)."""
-        if key not in self.concepts:
-            name = self._name(named or text)
-            self.concepts[key] = (name, values, reads)
-            self.domains[name] = values
-            if name != text:
-                self.notes.append(f"concept {name} is {short(text)}")
-            else:
-                self.as_written.append(name)
-        return self.concepts[key][0]
-
-    def _name(self, text: str) -> str:
-        base = safe_name(text)
-        name, n = base, 2
-        while name in self.names:
-            name, n = f"{base}_{n}", n + 1
-        self.names.add(name)
-        return name

@@ -22,6 +22,7 @@ from problog.program import PrologString, SimpleProgram
 
 from ...errors import FormatError, TaskError, quote, short
 from . import terms
+from .program import Reads
 
 ALLOWED_BUILTINS = {
     *(("true", 0), ("fail", 0), ("false", 0)),
@@ -54,6 +55,19 @@ class Evidence:
 
     atom: Term
     value: bool
+
+
+def choice_concept(heads: Sequence[Term]) -> tuple[str, list[Any], Reads | None, str | None]:
+    """The concept a disjunction's ground heads choose among: heads p(inputs, v1), ..., p(inputs, vn)
+    are concept `p(inputs)` with values v1, ..., vn, reading its inputs; other heads are values as
+    written (with a shorter name when there are many). Label, values, reads, name to use."""
+    shared = {(h.functor, h.arity, h.args[:-1]) for h in heads}
+    if len(shared) == 1 and heads[0].arity:
+        reads = (terms.signature(heads[0])[0], tuple(str(a) for a in heads[0].args[:-1]))
+        label = str(Term(heads[0].functor, *heads[0].args[:-1]))
+        return label, [terms.value(h.args[-1]) for h in heads], reads, None
+    named = f"{heads[0]} to {heads[-1]}" if len(heads) > 2 else None
+    return " or ".join(map(str, heads)), [str(h) for h in heads], None, named
 
 
 def parse_queries(spec: Any) -> list[Term]:
