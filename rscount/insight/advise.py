@@ -36,7 +36,7 @@ from ..task.model import Mode, Task
 from .explain import describe_map, map_text
 from .maps import ConceptMap
 from .plan_counts import Advisor, counted
-from .plan_hitting import sat_search
+from .plan_sat import sat_search
 from .plan_search import Costs, SearchState, candidate_steps, moves, search
 from .simplest import Counted
 from .steps import (

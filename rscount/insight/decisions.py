@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .. import sat
 from ..counting.budget import Budget, Declined
 from ..counting.engines.class_search.search import all_classes
@@ -26,6 +28,7 @@ from ..knowledge.symmetry_groups import symmetry_groups
 from ..task.model import Mode, Task
 from ..task.support import Row
 from .maps import ConceptMap
+from .row_images import RowImages
 
 ROWS_AT_ONCE = 8  # rows a candidate map breaks that are encoded at once
 # Seconds a solver call may take before identities() asks another way: per permutation class instead
@@ -61,7 +64,7 @@ class MapSolver:
         self.encoding = self.lazy.encoding
         self.solver = sat.solver(sat.DECIDE, self.encoding.cnf.clauses)
         self.rows = self.task.support.rows
-        self.labels = self.task.labels_of(self.rows)
+        self.images = RowImages(self.task, self.rows)
         self.encoded: set[Row] = set()
         self.calls = 0
 
@@ -149,17 +152,10 @@ class MapSolver:
 
     def broken_rows(self, m: ConceptMap, most: int = ROWS_AT_ONCE) -> list[Row]:
         """Up to `most` support rows map `m` breaks (a supervised value moved, or a label changed)."""
-        task = self.task
-        predicted = [m.predict(task, row) for row in self.rows]
-        labels = task.labels_of(predicted)
-        broken = []
-        for row, image, label, want in zip(self.rows, predicted, labels, self.labels):
-            if label != want or any(image[j] != row[j] for j in task.support.supervised_on(row)):
-                if row in self.encoded:  # the CNF holds this row: its model cannot break it
-                    raise InternalError(f"row {list(row)}: its clauses and the knowledge disagree")
-                broken.append(row)
-                if len(broken) == most:
-                    break
+        broken = [self.rows[n] for n in np.flatnonzero(self.images.broken(m))[:most].tolist()]
+        for row in broken:
+            if row in self.encoded:  # the CNF holds this row: its model cannot break it
+                raise InternalError(f"row {list(row)}: its clauses and the knowledge disagree")
         return broken
 
     def map_of(self, model: Sequence[int]) -> ConceptMap:

@@ -18,26 +18,25 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 
-from ..counting.processes.isolation import run_stoppable
-from ..errors import InternalError, LimitReached, TimeLimitExceeded
+from ..errors import InternalError
 from ..progress import Progress
 from ..task.model import Mode, Task
 from ..task.support import Row
 from .decisions import MapSolver
 from .maps import ConceptMap
-from .plan_counts import Advisor
-from .plan_search import Costs, SearchState
+from .plan_search import Costs
 from .plan_survivors import Guards, Listed, Survivors
+from .row_images import RowImages
 from .simplest import Counted, listed_shortcuts
 from .steps import ADD, ANNOTATE, ANNOTATE_ONE, SUPERVISE, Step
 
-WRITING_SHARE = 0.15  # of the time left, kept from the search for writing the task file (large supports)
-SETTLE_SHARE = 0.6  # of the time left, after which a plan that works ends the search unproved
 COMPLETION_MAPS = 8  # survivors one choice is completed against (greedily) before the next choice
 COMPLETION_TRIED = 64  # cheapest ways to kill a survivor a completion compares
+ROW_ACTIONS = (ADD, SUPERVISE, ANNOTATE_ONE)  # the steps on one example, numbered in arrays
 COMPLETION_MAPS_TRIED = 200  # listed shortcuts those ways are compared on (how many each kills)
 
 
@@ -158,21 +157,26 @@ class _Kills:
         self.present = set(task.support.rows)
         self.adds = {s.row: self.var[s] for s in self.steps if s.action == ADD and s.row is not None}
         self.rows: list[Row] = [*task.support.rows, *self.adds]
-        self.labels = task.labels_of(self.rows)
-        self.label = dict(zip(self.rows, self.labels))
+        self.position = {name: j for j, name in enumerate(task.names)}
+        self.row_images = RowImages(task, self.rows)
+        self.addable = np.array(
+            [n >= len(self.present) and r not in self.present for n, r in enumerate(self.rows)]
+        )
         place = {r: n for n, r in enumerate(self.rows)}
         self.cost = [0, *(costs.of(s) for s in self.steps)]
         self.need = [0, *(self._add_needed(s) for s in self.steps)]
-        self.on_row: list[list[tuple[int, str, int]]] = [[] for _ in self.rows]  # (literal, action, concept)
+        self.cost_array, self.need_array = np.array(self.cost), np.array(self.need)
+        on_row: list[tuple[int, int, int, int]] = []  # (literal, row's place, action's number, concept)
         self.annotations: list[tuple[int, int]] = []  # (literal, concept) of the annotations of a concept
         for s, v in self.var.items():
-            j = -1 if s.concept is None else task.names.index(s.concept)
+            j = -1 if s.concept is None else self.position[s.concept]
             if s.action == ANNOTATE:
                 self.annotations.append((v, j))
             elif s.row is None:
                 raise InternalError(f"advise: step {s} has no row")
             else:
-                self.on_row[place[s.row]].append((v, s.action, j))
+                on_row.append((v, place[s.row], ROW_ACTIONS.index(s.action), j))
+        self.on_row = np.array(on_row, dtype=np.int64).reshape(len(on_row), 4)  # a column per field
         self.seen: dict[tuple[int, int], set[tuple[int, int]]] = {}  # (i, j): value numbers on the support
         self.images: dict[tuple[ConceptMap, Row], tuple[bool, set[int]]] = {}
         self.noted: list[_Ways] = []
@@ -222,9 +226,17 @@ class _Kills:
         concept are always kept, with the adds the kept steps need."""
         masks = {v: sum(1 << k for k in shortcuts) for v, shortcuts in self.hits.items()}
         paired = {x for ways in self.noted for a, adds in ways.paired for x in (a, *adds)}
+        first: dict[tuple[int, int, int], int] = {}  # replaceable steps alike (mask, add, cost): the first
+        others = []
+        for v, mask in masks.items():
+            if self.steps[v - 1].action in (SUPERVISE, ANNOTATE_ONE) and v not in paired:
+                alike = (mask, self.need[v], self.cost[v])
+                first[alike] = min(v, first.get(alike, v))  # it replaces the others, or what replaces it does
+            else:
+                others.append(v)
         kept: list[int] = []
         by_mask: dict[int, list[int]] = {}  # the kept steps of each mask, tried first
-        for v in sorted(masks, key=lambda v: (-masks[v].bit_count(), self._price(v, 0), v)):
+        for v in sorted([*others, *first.values()], key=lambda v: (-masks[v].bit_count(), self._price(v, 0))):
             replaceable = self.steps[v - 1].action in (SUPERVISE, ANNOTATE_ONE) and v not in paired
             mask, need = masks[v], self.need[v]
             if not replaceable or not any(
@@ -270,7 +282,7 @@ class _Kills:
         """Whether m changes the labels of `row`, and the concepts whose values it moves there."""
         if (m, row) not in self.images:
             image = m.predict(self.task, row)
-            relabelled = self.task.labels_of([image])[0] != self.label[row]
+            relabelled = self.task.label_of(image) != self.task.label_of(row)
             self.images[m, row] = relabelled, {j for j, (u, v) in enumerate(zip(image, row)) if u != v}
         return self.images[m, row]
 
@@ -286,29 +298,21 @@ class _Kills:
     def ways(self, m: ConceptMap, plan: Sequence[Step]) -> _Ways:
         """The ways to kill `m`, which survives `plan` (a way through `plan` would mean that the
         knowledge and the encoding disagree: InternalError)."""
-        task, k, supported = self.task, len(self.task.concepts), len(self.task.support.rows)
-        images = [m.predict(task, row) for row in self.rows]
-        relabelled = [a != b for a, b in zip(task.labels_of(images), self.labels)]
-        moved = [{j for j in range(k) if image[j] != r[j]} for r, image in zip(self.rows, images)]
-        on_support = set().union(*moved[:supported])
-        ways = _Ways([], [])
-        for n, steps in enumerate(self.on_row):
-            with_add = n >= supported and relabelled[n] and self.rows[n] not in self.present  # its add kills
-            for v, action, j in steps:
-                if action == ADD:
-                    killed = relabelled[n]
-                elif action == SUPERVISE:
-                    killed = with_add or bool(moved[n])
-                else:
-                    killed = with_add or j in moved[n]
-                if killed:
-                    ways.single.append(v)
-        added = list(enumerate(self.adds.values(), supported))
-        for v, j in self.annotations:
-            if j in on_support:
-                ways.single.append(v)
-            elif adds := [a for n, a in added if j in moved[n]]:
-                ways.paired.append((v, adds))
+        supported = len(self.task.support.rows)
+        images = self.row_images.images(m)
+        relabelled, moved = self.row_images.relabelled(images), self.row_images.moved(images)
+        with_add = self.addable & relabelled  # the row's add kills
+        v, n, action, j = self.on_row.T
+        supervising = action == ROW_ACTIONS.index(SUPERVISE)
+        moves = np.where(supervising, moved[n].any(axis=1), moved[n, np.maximum(j, 0)])  # j: annotated
+        killed = np.where(action == ROW_ACTIONS.index(ADD), relabelled[n], with_add[n] | moves)
+        ways = _Ways(v[killed].tolist(), [])
+        on_support = np.asarray(moved[:supported].any(axis=0), dtype=bool)
+        for literal, c in self.annotations:
+            if on_support[c]:
+                ways.single.append(literal)
+            elif adds := [a for at, a in enumerate(self.adds.values(), supported) if moved[at, c]]:
+                ways.paired.append((literal, adds))
         ways.single.sort()
         if ways.through({self.var[s] for s in plan}):
             raise InternalError(f"advise: map {m} survives steps that kill it by the knowledge")
@@ -317,23 +321,27 @@ class _Kills:
     def cheapest(self, ways: _Ways) -> int:
         """The cost of the cheapest way (with the add steps it needs): no plan killing the shortcut
         costs less."""
-        return self._cheapest_extra(ways, set())[1]
+        return self._cheapest_extra(ways, set(), 1)[1]
 
-    def _cheapest_extra(self, ways: _Ways, taken: set[int]) -> tuple[list[set[int]], int]:
-        """The ways of least cost to kill a shortcut, each as the literals it adds to `taken` (with
-        the adds its steps need), in candidate order, and that cost."""
-        best: list[set[int]] = []
-        least = 0
-        options = [(v,) for v in ways.single] + [(a, x) for a, adds in ways.paired for x in adds]
-        for option in options:
-            extra = {u for v in option for u in (v, self.need[v]) if u and u not in taken}
-            price = sum(self.cost[u] for u in extra)
-            if not best or price < least:
-                best, least = [extra], price
-            elif price == least:
-                best.append(extra)
-        if not best:
+    def _cheapest_extra(self, ways: _Ways, taken: set[int], most: int) -> tuple[list[set[int]], int]:
+        """The first `most` ways of least cost to kill a shortcut, in candidate order, each as the
+        literals it adds to `taken` (with the adds its steps need), and that cost. The single steps
+        are priced at once (advise may take 600000 candidates)."""
+        single, held = np.array(ways.single, dtype=np.int64), np.array(sorted(taken), dtype=np.int64)
+        need = self.need_array[single]
+        prices = np.where(np.isin(single, held), 0, self.cost_array[single])
+        prices += np.where((need > 0) & ~np.isin(need, held), self.cost_array[need], 0)
+        options = [(a, x) for a, adds in ways.paired for x in adds]
+        extras = [{u for v in pair for u in (v, self.need[v]) if u and u not in taken} for pair in options]
+        paired = [sum(self.cost[u] for u in extra) for extra in extras]
+        if not len(prices) and not paired:
             raise InternalError("advise: a shortcut with no way to kill it")
+        least = min([*([int(prices.min())] if len(prices) else []), *paired])
+        best = [
+            {u for u in (v, self.need[v]) if u and u not in taken}
+            for v in single[prices == least][:most].tolist()
+        ]
+        best += [extra for extra, price in zip(extras, paired) if price == least][: most - len(best)]
         return best, least
 
     def completed(self, plan: list[Step], ways: _Ways, alive: Sequence[ConceptMap]) -> list[Step]:
@@ -342,7 +350,7 @@ class _Kills:
         survive `plan`, up to COMPLETION_MAPS_TRIED; ties: the first), so that a plan that works is
         found in few completions."""
         taken = {self.var[s] for s in plan}
-        options = self._cheapest_extra(ways, taken)[0][:COMPLETION_TRIED]
+        options = self._cheapest_extra(ways, taken, COMPLETION_TRIED)[0]
 
         def killed(extra: set[int]) -> int:
             steps = [*plan, *(self.steps[v - 1] for v in extra)]
@@ -350,48 +358,3 @@ class _Kills:
 
         best = max(options, key=killed) if len(options) > 1 and alive else options[0]
         return [self.steps[v - 1] for v in sorted(taken | best)]
-
-
-def sat_search(
-    advisor: Advisor,
-    steps: Sequence[Step],
-    costs: Costs,
-    state: SearchState,
-    info: dict[str, object],
-    counted: Counted | None = None,
-) -> None:
-    """Fill `state` (target 1) from hitting_plan, run in a child within 85% of the time left (the
-    rest writes the modified task file, seconds for thousands of rows): the cheapest
-    plan (its count 1, proved by SAT; the caller recounts it), or that none exists. Past 60% of the
-    time left a plan that works ends the search, leaving time to verify it; stopped then or by the
-    limit, `state` holds the best plan known and the bound, and TimeLimitExceeded follows. `info`
-    gets the search's figures."""
-    progress = advisor.progress or Progress(enabled=False)
-    left = advisor.remaining()
-    settle_by = None if left is None else time.time() + SETTLE_SHARE * left
-    limit = {} if left is None else {"timeout": (1 - WRITING_SHARE) * left, "elapsed": 0.0}
-    args = (advisor.task, advisor.mode, steps, costs, progress, settle_by, counted)
-    try:
-        found = run_stoppable(hitting_plan, *args, **limit, what="advise", progress=progress)
-    except LimitReached as exc:
-        best = exc.partial.get("best")
-        found = Hitting(plan=list(best) if isinstance(best, list) else None)
-        found.bound = int(exc.partial.get("bound", 0))  # type: ignore[call-overload]
-        found.maps, found.choices = exc.partial.get("maps", 0), exc.partial.get("choices", 0)  # type: ignore[assignment]
-        found.listed = bool(exc.partial.get("listed", False))
-        found.minimal = found.plan is not None and costs.total(found.plan) <= found.bound
-    info.update(route="sat", shortcuts_listed=found.listed, shortcuts_noted=found.maps, choices=found.choices)
-    if found.unkillable is not None:
-        state.plan, state.count, state.bound, state.complete = None, None, costs.total(steps) + 1, True
-        state.why = "a shortcut survives every candidate step"
-        info["unkillable"] = found.unkillable
-        return
-    state.plan, state.minimal, state.complete = found.plan, found.minimal, found.minimal
-    state.count = None if found.plan is None else 1
-    state.exact = found.plan is not None
-    if found.minimal and found.plan is not None:
-        state.bound = costs.total(found.plan)
-        return
-    state.bound = max(found.bound, 1)
-    state.why = "stopped by the time limit"
-    raise TimeLimitExceeded(advisor.settings.timeout or 0, "advise")

@@ -20,6 +20,7 @@ from typing import Any, Protocol, TypeVar
 
 from ..errors import TaskError, quote, short
 from ..task.expressions import LOGIC_OPS, OPS, Expr, normalise
+from .diagrams import lookup_dom
 
 TRUE = 1 << 62
 FALSE = -TRUE
@@ -69,6 +70,11 @@ def exactly_one(lits: Sequence[L], neg: Callable[[L], L] = operator.neg) -> list
     The one exactly-one encoding rscount uses: over integer literals for CNF, over the gates of an
     algebra with its `neg` (then conjoin the clauses with `and_`/`or_`)."""
     return [list(lits), *([neg(a), neg(b)] for a, b in combinations(lits, 2))]
+
+
+def at_most_one_clauses(n: int) -> int:
+    """The clauses CNFBuilder.at_most_one states over n literals."""
+    return n * (n - 1) // 2 if n <= PAIRWISE else 4 * (n - 1)
 
 
 class CNFBuilder:
@@ -384,7 +390,10 @@ def compile_expr(
             for a in e.args[1:]:
                 dom = _apply(alg, e.op, [dom, go(a)], where, shared)
         else:
-            dom = _apply(alg, e.op, [go(a) for a in e.args], where, shared)
+            doms = [go(a) for a in e.args]
+            table = e.args[-1].args[0]
+            through = lookup_dom(alg, doms[:-1], table, at_most_one_clauses) if e.op == "Lookup" else None
+            dom = _apply(alg, e.op, doms, where, shared) if through is None else through
         memo[key] = dom
         return dom
 

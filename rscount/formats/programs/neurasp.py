@@ -296,10 +296,16 @@ def _program(
     several = any(len(found) > 1 for found in answers.values())
     labels: dict[str, Expr] = {}
     if several:
-        seen = sorted({a for found in answers.values() for a in found}, key=str)
+        holding: dict[tuple[Any, ...], list[tuple[Any, ...]]] = defaultdict(list)  # answer -> its vectors
+        for v, found in answers.items():
+            for a in found:
+                holding[a].append(v)
+        seen = sorted(holding, key=str)
         names = [",".join(f"{v}={x}" for v, x in zip(variables, a)) for a in seen]
+        nowhere = dict.fromkeys(every, 0)
         for answer_label, a in zip(names, seen):
-            labels[answer_label] = lookup(*names_domains, {v: int(a in answers.get(v, ())) for v in every})
+            where = {v: 1 for v in holding[a] if v in nowhere}  # a vector with a slot unshown is none of D
+            labels[answer_label] = lookup(*names_domains, {**nowhere, **where})
         asked = QueryAnswers(query, tuple(variables), (), tuple(names))
         notes.append(
             f"query {short(query)} has several answers on some vectors: its label is the set of them"
