@@ -1,8 +1,10 @@
-"""What the tests share besides fixtures (those are in conftest.py): the repository's root, one
-backend's count of a task in this process, and the permutation group some permutations generate."""
+"""What the tests share besides fixtures (those are in conftest.py): the repository's root, how many
+examples a heavy property test draws, one backend's count of a task in this process, and the
+permutation group some permutations generate."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import rscount
@@ -16,6 +18,15 @@ from rscount.encoding.modes import encode
 from rscount.task.model import Mode, Task
 
 REPO = Path(__file__).resolve().parents[1]
+THOROUGH = os.environ.get("RSCOUNT_FUZZ", "").lower() == "slow"  # `pytest --slow` (conftest.py) sets it
+
+
+def examples(n: int) -> int:
+    """The examples a heavy property test draws: n in the default run (CI), ten times as many in a
+    thorough one (`pytest --slow`)."""
+    return 10 * n if THOROUGH else n
+
+
 OPTIONS = CountSettings(epsilon=0.8, delta=0.2, seed=1)  # the settings of backend_count (the defaults)
 
 

@@ -8,7 +8,6 @@ verdict, forecast's exact fractions, advise's plans, and the joint reasoning sho
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -24,6 +23,7 @@ from strategies.mixedtasks import (
     plain_tasks,
     predicting_tasks,
 )
+from support import examples
 
 import rscount
 from rscount.counting.methods.search import loose_concepts
@@ -32,13 +32,8 @@ from rscount.counting.settings import CountSettings, Method
 from rscount.insight.explain import Explanation, explain
 from rscount.task.model import Mode
 
-SLOW = os.environ.get("RSCOUNT_FUZZ", "").lower() == "slow"
 LISTED = 2000  # optimal maps the pairwise count lists in a test
 ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True, max_examples=1)
-
-
-def examples(n: int) -> int:
-    return 10 * n if SLOW else n
 
 
 def mode_of(drawn: Drawn) -> str:
@@ -119,7 +114,7 @@ def assert_forecast(drawn: Drawn, truth: Truth, test: list[tuple]) -> None:
     assert found.test["label_accuracy"] == truth.label_accuracy(test)
 
 
-@settings(ORACLE, max_examples=examples(40))
+@settings(ORACLE, max_examples=examples(25))
 @given(st.one_of(plain_tasks(), object_tasks(), in_place_tasks(), predicting_tasks()), st.data())
 def test_explain_check_and_forecast_say_what_the_optimal_maps_imply(drawn: Drawn, data) -> None:
     truth = Truth(drawn.problem)

@@ -14,7 +14,7 @@ from itertools import product
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from strategies.randomtasks import SETTINGS, Spec, offset_specs, specs, string_specs
-from support import OPTIONS, backend_count
+from support import OPTIONS, backend_count, examples
 
 from rscount.counting.budget import Unsuited
 from rscount.counting.methods.closed_form.forms import closed_form
@@ -58,7 +58,7 @@ def test_exact_backends_and_brute_force_agree_boolean(spec: Spec) -> None:
     check_exact(spec)
 
 
-@settings(max_examples=250, **SETTINGS)
+@settings(max_examples=examples(120), **SETTINGS)
 @given(specs(boolean=False))
 def test_exact_backends_and_brute_force_agree_categorical(spec: Spec) -> None:
     check_exact(spec)

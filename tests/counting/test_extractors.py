@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from references.oracle import Truth
 from strategies.mixedtasks import in_place_tasks
-from support import REPO, assert_methods_count, backend_count
+from support import REPO, assert_methods_count, backend_count, examples
 
 import rscount
 from rscount.counting.budget import Unsuited
@@ -20,7 +20,7 @@ from rscount.errors import InvalidSetting, NotApplicable, TaskError
 from rscount.formats.task_files.writing import task_yaml
 from rscount.knowledge.loading import load_task, task_from_dict
 
-ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=60)
+ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=examples(35))
 COUNTED = ("decompose", "search", "sdd")
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from references.bruteforce import brute_force_maps
 from strategies.mixedtasks import Drawn, object_tasks, plain_tasks
 from strategies.randomtasks import SETTINGS, Spec, specs, symmetric_specs
-from support import REPO
+from support import REPO, examples
 
 from rscount import count, explain
 from rscount.counting.budget import TooManyNodes
@@ -254,7 +254,7 @@ def _declined(*args):
     raise TooManyNodes("the search is not asked here")
 
 
-@settings(max_examples=30, **SETTINGS)
+@settings(max_examples=examples(20), **SETTINGS)
 @given(st.one_of(plain_tasks(), object_tasks()))
 def test_every_map_listed_by_search_or_by_sat_explains_alike(drawn: Drawn):
     """Small counts list every map: by the search method's pinned counts, or by SAT when the search

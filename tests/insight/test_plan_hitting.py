@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF
 from strategies.mixedtasks import object_tasks, plain_tasks
+from support import examples
 
 from rscount import count
 from rscount.insight.plan_hitting import _Kills
@@ -36,7 +37,7 @@ def _cheapest_over_every_step(kills: _Kills) -> int:
         return int(solver.cost)
 
 
-@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=200)
+@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=examples(100))
 @given(
     drawn=st.one_of(plain_tasks(max_space=8, max_rows=6), object_tasks(max_rows=4)),
     costs=st.fixed_dictionaries({kind: st.integers(1, 3) for kind in ACTIONS}),

@@ -24,7 +24,7 @@ from strategies.randomtasks import (
     symmetric_specs,
     wide_tasks,
 )
-from support import REPO, backend_count, backend_result, closure
+from support import REPO, backend_count, backend_result, closure, examples
 
 from rscount.counting.budget import UNBOUNDED, Budget, TooManyModels, Unsuited
 from rscount.counting.methods.source_tuples import refute
@@ -128,7 +128,7 @@ def wide_domain_tasks(draw):
     return task_from_dict(data, "wide-domains", REPO)
 
 
-@settings(max_examples=30, **SETTINGS)
+@settings(max_examples=examples(15), **SETTINGS)
 @given(st.one_of(wide_domain_tasks(), wide_tasks()))
 def test_source_tuples_agree_with_decomposition_on_wider_tasks(task):
     assert both_ways(task) == counted(task, "decompose")
