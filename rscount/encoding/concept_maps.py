@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import NotApplicable
-from ..knowledge.circuit import FALSE, CNFBuilder, Dom, compile_expr, exactly_one
+from ..knowledge.circuit import FALSE, CNFBuilder, Dom, Shared, compile_expr, exactly_one
 from ..limits import number_text
 from ..progress import Progress
 from ..task.model import Mode, Task
@@ -230,6 +230,7 @@ class RowEncoder:
         k = len(self.task.concepts)
         self.p_cols = [[self.maps.p[i][j] for i in range(k)] for j in range(k)]
         self.labels = self.task.shared_labels
+        self.tables = Shared()  # operators' tables by argument values, computed once for every row
 
     def add(self, row: Row) -> tuple[int, int, int, int] | None:
         """Encode `row`; its label clause range and auxiliary variable range (Encoding.examples),
@@ -243,6 +244,7 @@ class RowEncoder:
         if row in self.task.support.supervised:
             return None
         b.new_scope()
+        self.tables.applied.clear()  # a row's gates are its own (a lazy row may join under a guard)
         clause_lo, var_lo = len(b.clauses), b.num_vars + 1
 
         def select(j: int, u: int) -> int:
@@ -251,7 +253,7 @@ class RowEncoder:
         inputs = example_inputs(b, concepts, select)
         memo: dict[int, Dom] = {}
         for (label, expr), value in zip(self.labels.items(), self.task.label_of(row)):
-            dom = compile_expr(b, expr, inputs, f"labels.{label}", memo)
+            dom = compile_expr(b, expr, inputs, f"labels.{label}", memo, self.tables)
             b.add([dom.get(value, FALSE)])
         return clause_lo, len(b.clauses), var_lo, b.num_vars + 1
 

@@ -156,10 +156,8 @@ class CNFBuilder:
         lits = [first, -first] if len(values) == 2 else [first, *(self.new_var() for _ in values[1:])]
         for lit, combos in zip(lits, terms.values()):
             for combo in combos:
-                if TRUE in combo or FALSE in combo:  # constants: let add fold them
-                    self.add([*(-g for g in combo), lit])
-                else:
-                    self.clauses.append([*(-g for g in combo), lit])
+                if FALSE not in combo:  # a combination with a false gate never holds
+                    self.clauses.append([*(-g for g in combo if g != TRUE), lit])
         if len(values) > 2:
             self.at_most_one(lits)
         return dict(zip(values, lits))
@@ -315,8 +313,9 @@ def _tabulate(alg: GateAlgebra, op: str, doms: list[Dom], where: str, shared: Sh
             shared.tables[op, values] = table
     else:
         table = shared.tables[op, values]
+    gates = [[g for _, g in found] for found in items]
     return alg.partition(
-        {w: [tuple(items[n][i][1] for n, i in enumerate(at)) for at in found] for w, found in table.items()}
+        {w: [tuple(map(list.__getitem__, gates, at)) for at in found] for w, found in table.items()}
     )
 
 
