@@ -160,6 +160,13 @@ def test_a_search_stopped_while_listing_says_how_many_classes_it_found():
     assert known_text(known) == "at least 192 optimal maps (3 permutation classes found so far, none counted)"
 
 
+def test_a_count_stopped_with_the_maps_it_found_and_no_classes_says_so():
+    # the pairwise method keeps the maps it finds: a lower bound without permutation classes
+    assert known_text({"lower_bound": 3072}) == (
+        "at least 3072 optimal maps (the maps found so far; the search for more did not finish)"
+    )
+
+
 def test_decompose_stopped_while_counting_as_it_lists_says_how_many_it_counted_and_their_share():
     known = {"lower_bound": 500, "classes_done": 2, "classes_found": 3, "classes_total": None,
              "permutations_done": 999, "permutations_total": 1000}  # fmt: skip

@@ -226,6 +226,8 @@ def known_text(known: Known) -> str:
     elif "classes_found" in known:
         counted = f"{done} counted" if done else "none counted"
         what = f"{known['classes_found']} permutation classes found so far, {counted}"
+    elif done is None:  # a method that keeps the maps it finds (pairwise), not classes
+        what = "the maps found so far; the search for more did not finish"
     else:
         what = f"{done} permutation classes counted, more not yet found"
     if "work_done" in known:
