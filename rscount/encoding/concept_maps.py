@@ -230,7 +230,8 @@ class RowEncoder:
         k = len(self.task.concepts)
         self.p_cols = [[self.maps.p[i][j] for i in range(k)] for j in range(k)]
         self.labels = self.task.shared_labels
-        self.tables = Shared()  # operators' tables by argument values, computed once for every row
+        self.tables = Shared(gates=False)  # operators' tables, computed once for every row (a row's
+        # gates are its own: a lazy row may join the CNF under a guard)
 
     def add(self, row: Row) -> tuple[int, int, int, int] | None:
         """Encode `row`; its label clause range and auxiliary variable range (Encoding.examples),
@@ -244,7 +245,6 @@ class RowEncoder:
         if row in self.task.support.supervised:
             return None
         b.new_scope()
-        self.tables.applied.clear()  # a row's gates are its own (a lazy row may join under a guard)
         clause_lo, var_lo = len(b.clauses), b.num_vars + 1
 
         def select(j: int, u: int) -> int:

@@ -265,13 +265,14 @@ class Shared:
 
     applied: dict[tuple[Any, ...], Dom] = field(default_factory=dict)
     tables: dict[tuple[Any, ...], Table] = field(default_factory=dict)
+    gates: bool = True  # share the gates too (False: the tables alone, for rows that may join under guards)
 
 
 def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str, shared: Shared | None) -> Dom:
     """A value operator's Dom over its argument Doms; an equality that can come out either way is
     one gate, without tabulating its pairs. With `shared`, made once per operator and argument
     gates (another row reading the same values reuses it)."""
-    if shared is not None:
+    if shared is not None and shared.gates:
         key = (op, *(tuple(d.items()) for d in doms))
         if key not in shared.applied:
             shared.applied[key] = (
@@ -281,7 +282,7 @@ def _apply(alg: GateAlgebra, op: str, doms: list[Dom], where: str, shared: Share
             )
         return shared.applied[key]
     if not _gated(op, doms):
-        return _tabulate(alg, op, doms, where, None)
+        return _tabulate(alg, op, doms, where, shared)  # its tables shared, if any
     if op in EQUALITIES:
         same = alg.equality(doms[0], doms[1])
         return bool_dom(alg, same if op == "Eq" else alg.neg(same))
