@@ -43,12 +43,23 @@ def pytest_addoption(parser):
         "--slow",
         action="store_true",
         default=False,
-        help="tests/test_fuzz.py, tests/test_statements.py: ten times as many examples",
+        help="ten times as many examples in the heavy property tests, and the tests marked slow",
     )
 
 
 def pytest_configure(config):
-    if config.getoption("--slow"):  # read by test_fuzz.py and test_statements.py when imported
+    config.addinivalue_line("markers", "slow: a check of a minute or more, run with --slow only")
+    if config.getoption("--slow"):  # read by support.examples when the test modules are imported
         import os
 
         os.environ["RSCOUNT_FUZZ"] = "slow"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without --slow, the tests marked slow are skipped (CI keeps to its 20 minutes)."""
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="a heavy check: run with --slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

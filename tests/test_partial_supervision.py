@@ -22,6 +22,7 @@ from references.bruteforce import (
 from references.forecast import assert_matches, reference
 from references.jrs import brute_force_jrs
 from strategies.randomtasks import SETTINGS, specs, symmetric_specs
+from support import examples
 
 from rscount import count
 from rscount.errors import NotApplicable, RscountError
@@ -56,7 +57,7 @@ def with_partial(draw, base):
     return spec, partial, task_from_dict(data, "partial", pathlib.Path("."))
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=examples(20), **SETTINGS)
 @given(st.one_of(with_partial(specs(max_rows=6)), with_partial(symmetric_specs(exhaustive=False))))
 def test_every_exact_method_counts_partial_supervision_like_the_brute_force(drawn):
     spec, partial, task = drawn

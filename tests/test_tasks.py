@@ -541,7 +541,7 @@ def test_small_tasks_count_the_same_exactly_and_by_auto(name: str) -> None:
 # 150 s so: it is counted without the exchange of whole figures only (17 s, 12 classes instead of 2).
 # SDD-OIA's counts are checked without the label-group factors instead (20 s and 40 s). MNMath
 # (digits 0-9) takes 166 s so; its count is checked by enumerating the whole CNF instead
-# (tests/test_catalogue.py, 90 s).
+# (tests/test_catalogue.py, 90 s, with --slow). Those over 8 s run with --slow only.
 
 WITHOUT_SYMMETRY = [
     *(f"kandy-easy-{k:02d}" for k in range(9, 20)),
@@ -549,13 +549,16 @@ WITHOUT_SYMMETRY = [
     *(f"vlol-{rule}-{n}" for rule in ("theoryx", "numerical", "complex") for n in (2, 4)),
     "mnadd-evenodd", "cle4evr-2-reduced", "cle4evr-2-full", "kand-logic-2",
 ]  # fmt: skip
+COUNTED_SLOWLY = {"cle4evr-2-full", "kand-logic-2", "kandy-hard-12", "kandy-hard-14"}
 
 
 def _singletons(n: int) -> list[list[int]]:
     return [[i] for i in range(n)]
 
 
-@pytest.mark.parametrize("name", WITHOUT_SYMMETRY)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in COUNTED_SLOWLY else n for n in WITHOUT_SYMMETRY]
+)
 def test_pinned_count_holds_without_the_symmetry_reduction(name: str, monkeypatch) -> None:
     def no_object_symmetry(t) -> dict[str, list[list[int]]]:
         n, m = t.objects.count, len(t.objects.attributes)

@@ -52,19 +52,19 @@ def check_exact(spec: Spec) -> None:
         event("count above ENUMERATE_MAX: enumeration skipped")
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=examples(40), **SETTINGS)
 @given(specs(boolean=True))
 def test_exact_backends_and_brute_force_agree_boolean(spec: Spec) -> None:
     check_exact(spec)
 
 
-@settings(max_examples=examples(120), **SETTINGS)
+@settings(max_examples=examples(60), **SETTINGS)
 @given(specs(boolean=False))
 def test_exact_backends_and_brute_force_agree_categorical(spec: Spec) -> None:
     check_exact(spec)
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=examples(20), **SETTINGS)
 @given(st.one_of(specs(), offset_specs(), string_specs()), st.randoms(use_true_random=False))
 def test_the_count_does_not_depend_on_the_order_the_concepts_are_listed_in(spec: Spec, rnd) -> None:
     # a program lists its concepts in the order grounding reaches them, not the task's
@@ -85,7 +85,7 @@ def test_the_count_does_not_depend_on_the_order_the_concepts_are_listed_in(spec:
             assert backend_count(method, listed) == expected, method
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=examples(20), **SETTINGS)
 @given(specs())
 def test_approxmc_within_epsilon(spec: Spec) -> None:
     exact = spec.brute_force()
@@ -99,7 +99,7 @@ def test_approxmc_within_epsilon(spec: Spec) -> None:
 # vectors when some concept has 3 values, so that the counts stay small enough to enumerate).
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=examples(20), **SETTINGS)
 @given(st.data())
 def test_nested_supports(data) -> None:
     spec = data.draw(specs(supervision=False, max_space=12))
@@ -110,7 +110,7 @@ def test_nested_supports(data) -> None:
     assert backend_count("decompose", small.task()) >= backend_count("decompose", big.task())
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=examples(20), **SETTINGS)
 @given(st.data())
 def test_supervision_never_increases_count(data) -> None:
     spec = data.draw(specs(supervision=False, max_space=12))
@@ -130,7 +130,7 @@ def test_supervision_never_increases_count(data) -> None:
 # count = k! * b**(k * (b - 1)) * |E(c*)|, E(c) = {c' in D : beta(c') = beta(c)}.
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=examples(20), **SETTINGS)
 @given(st.data())
 def test_one_example_closed_form(data) -> None:
     k, b = data.draw(st.sampled_from([(2, 2), (3, 2), (4, 2), (2, 3), (3, 3)]))

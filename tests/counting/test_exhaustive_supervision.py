@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from references.bruteforce import brute_force_count, brute_force_joint
 from strategies.randomtasks import SETTINGS, Spec, exhaustive_supervised_specs
-from support import backend_count
+from support import backend_count, examples
 
 import rscount
 from rscount.counting.budget import Unsuited
@@ -61,7 +61,7 @@ def test_disentangled_exhaustive_xor3_with_supervision_matches_the_brute_force(s
         assert backend_count(backend, task) == expected, backend
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(30), **SETTINGS)
 @given(exhaustive_supervised_specs(shape=(2, 2)) | exhaustive_supervised_specs(shape=(3, 2)))
 def test_joint_closed_form_discounts_supervised_vectors_of_an_exhaustive_support(spec: Spec) -> None:
     task = spec.task()
@@ -71,7 +71,7 @@ def test_joint_closed_form_discounts_supervised_vectors_of_an_exhaustive_support
     assert backend_count("sdd", task, "joint") == expected
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(30), **SETTINGS)
 @given(exhaustive_supervised_specs(boolean=True) | exhaustive_supervised_specs(shape=(3, 2)))
 def test_exact_backends_on_exhaustive_supervised_supports(spec: Spec) -> None:
     task = spec.task()

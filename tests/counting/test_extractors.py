@@ -20,7 +20,7 @@ from rscount.errors import InvalidSetting, NotApplicable, TaskError
 from rscount.formats.task_files.writing import task_yaml
 from rscount.knowledge.loading import load_task, task_from_dict
 
-ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=examples(35))
+ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=examples(20))
 COUNTED = ("decompose", "search", "sdd")
 
 

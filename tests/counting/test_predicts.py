@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from references.oracle import Truth
 from strategies.mixedtasks import predicting_tasks
-from support import REPO, assert_methods_count, backend_count
+from support import REPO, assert_methods_count, backend_count, examples
 
 import rscount
 from rscount.counting.budget import Unsuited
@@ -23,7 +23,7 @@ from rscount.knowledge.loading import load_task, task_from_dict
 ORACLE = settings(
     deadline=None,
     suppress_health_check=list(HealthCheck),
-    max_examples=int(os.environ.get("PREDICTS_EXAMPLES", "60")),
+    max_examples=int(os.environ.get("PREDICTS_EXAMPLES", examples(30))),
 )
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import event, given, settings
 from references.bruteforce import brute_force_count, brute_force_objects
 from strategies.randomtasks import SETTINGS, Spec, offset_specs, string_specs
-from support import backend_count
+from support import backend_count, examples
 
 import rscount
 from rscount.counting.budget import Unsuited
@@ -54,7 +54,7 @@ def check_against_brute_force(spec: Spec) -> None:
     assert rscount.count(task).count == expected
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(30), **SETTINGS)
 @given(offset_specs(boolean=False, max_space=18))
 def test_integer_values_out_of_position_count_as_the_brute_force(spec: Spec) -> None:
     check_against_brute_force(spec)
@@ -66,7 +66,7 @@ def test_one_example_with_integer_values_out_of_position(spec: Spec) -> None:
     check_against_brute_force(spec)
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(30), **SETTINGS)
 @given(string_specs())
 def test_word_values_count_as_the_brute_force(spec: Spec) -> None:
     check_against_brute_force(spec)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from references.bruteforce import brute_force_count, brute_force_objects
 from strategies.objecttasks import SYMMETRIC, object_tasks, symmetric_object_tasks
 from strategies.randomtasks import SETTINGS
-from support import backend_count
+from support import backend_count, examples
 
 from rscount import count
 from rscount.encoding.modes import encode
@@ -51,7 +51,7 @@ def test_objects_mode_needs_an_objects_section(cli):
     assert run.code == 2 and "objects:" in run.err
 
 
-@settings(max_examples=30, **SETTINGS)
+@settings(max_examples=examples(15), **SETTINGS)
 @given(symmetric_object_tasks())
 def test_objects_count_on_symmetry_classes_matches_brute_force(drawn):
     task, n, attributes, label_fn, support, supervised = drawn

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from references.oracle import Truth
 from strategies.mixedtasks import Drawn, in_place_tasks, object_tasks, plain_tasks
-from support import REPO
+from support import REPO, examples
 
 from rscount.counting.budget import Unsuited
 from rscount.counting.methods.source_tuples import fitting_maps
@@ -23,7 +23,7 @@ from rscount.insight.simplest import cost, every_map, simplest_maps
 from rscount.knowledge.loading import load_task
 from rscount.task.model import Mode
 
-ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=40)
+ORACLE = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=examples(20))
 
 
 def mode_of(drawn: Drawn) -> Mode:

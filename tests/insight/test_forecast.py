@@ -79,7 +79,7 @@ def _matches_brute_force(spec, data, most: int) -> None:
 
 
 @ROUTES
-@settings(max_examples=examples(20), **SETTINGS)
+@settings(max_examples=examples(12), **SETTINGS)
 @given(specs(max_rows=6, max_space=18), st.data())
 def test_forecast_equals_the_brute_force_over_every_optimal_map(route, spec, data):
     with _by(route):
@@ -97,7 +97,7 @@ def test_forecast_averages_symmetry_classes_as_the_brute_force_sees_them(route, 
 
 
 @ROUTES
-@settings(max_examples=examples(12), **SETTINGS)
+@settings(max_examples=examples(6), **SETTINGS)
 @given(st.one_of(object_tasks(), symmetric_object_tasks()), st.data())
 def test_objects_forecast_equals_the_brute_force(route, drawn, data):
     task, n, attributes, label_fn, support, supervised = drawn

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from references.bruteforce import brute_force_count
 from strategies.randomtasks import SETTINGS, Spec, specs, symmetric_specs
-from support import backend_count
+from support import backend_count, examples
 
 from rscount import count
 from rscount.counting.budget import Unsuited
@@ -141,7 +141,7 @@ def test_auto_uses_the_closed_form_and_backends_agree():
 # Random tasks: closed forms against the brute force (and SDD).
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(30), **SETTINGS)
 @given(specs(max_rows=1, max_space=18))
 def test_one_example_closed_form_on_random_tasks(spec: Spec) -> None:
     task = spec.task()
@@ -150,7 +150,7 @@ def test_one_example_closed_form_on_random_tasks(spec: Spec) -> None:
     assert backend_count("sdd", task) == expected
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(30), **SETTINGS)
 @given(symmetric_specs())
 def test_symmetric_closed_form_on_random_symmetric_knowledge(spec: Spec) -> None:
     assert symmetric_boolean(spec.task()).count == spec.brute_force()
@@ -164,7 +164,7 @@ def _symmetric(spec: Spec) -> bool:
     )
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(30), **SETTINGS)
 @given(specs(boolean=True, supervision=False))
 def test_symmetric_closed_form_applies_exactly_to_symmetric_knowledge(spec: Spec) -> None:
     spec = Spec(spec.sizes, spec.labels, tuple(product(range(2), repeat=len(spec.sizes))), (), True)
