@@ -16,6 +16,7 @@ from ..knowledge.pairwise import PairTest, PairwiseLabel
 from ..task.model import Task
 
 Pair = tuple[int, int]
+IMAGED_ROWS = 8  # holding rows a label whose predictions are variables (16 and 32: slower sudokus)
 
 
 @dataclass
@@ -42,8 +43,11 @@ class PairEncoding:
         return self.top
 
 
-def pair_encoding(task: Task, labels: list[PairwiseLabel], in_place: bool) -> PairEncoding:
-    """The task's optimal disentangled maps (pi the identity when `in_place`) as a CNF."""
+def pair_encoding(
+    task: Task, labels: list[PairwiseLabel], in_place: bool, imaged_rows: int = IMAGED_ROWS
+) -> PairEncoding:
+    """The task's optimal disentangled maps (pi the identity when `in_place`) as a CNF; the
+    predictions on `imaged_rows` of each label's holding rows are variables too (_image_holds)."""
     k, d = len(task.concepts), len(task.concepts[0].values)
     index = task.concepts[0].index
     rows = [tuple(index[v] for v in row) for row in task.support.rows]
@@ -73,7 +77,33 @@ def pair_encoding(task: Task, labels: list[PairwiseLabel], in_place: bool) -> Pa
             _keep(enc, read, seen, holds)
             tables.append(Tested(holds, read, seen))
         _break(enc, tables, breaking)
+        for row in _spread(holding, imaged_rows):
+            _image_holds(enc, label, row)
     return enc
+
+
+def _spread(rows: list[tuple[int, ...]], most: int) -> list[tuple[int, ...]]:
+    """At most `most` of `rows`, evenly spaced in their order."""
+    if len(rows) <= most:
+        return rows
+    return [rows[t * len(rows) // most] for t in range(most)]
+
+
+def _image_holds(enc: PairEncoding, label: PairwiseLabel, row: tuple[int, ...]) -> None:
+    """The predictions on `row` as variables, `shown[p][a]`: the concept read as p predicts value
+    a; every test of the label holds on them. Implied by _keep (the same rows), but on them a
+    solver sees a predicted sudoku row, column or box that must show each value once, where the
+    pairs alone make it refute place by place (docs/performance.md, two-concept tests)."""
+    k = len(row)
+    shown = [[enc.new() for _ in range(enc.values)] for _ in range(k)]
+    for p, a in itertools.product(range(k), range(enc.values)):
+        for i in range(k):
+            placed, image = enc.place[i][p], enc.image[i, row[i]][a]
+            enc.clauses += [[-placed, -image, shown[p][a]], [-placed, image, -shown[p][a]]]
+    for test in label.tests:
+        p, q = test.concepts
+        fails = itertools.product(range(enc.values), repeat=2)
+        enc.clauses += [[-shown[p][a], -shown[q][b]] for a, b in fails if (a, b) not in test.holds]
 
 
 @dataclass(frozen=True)
