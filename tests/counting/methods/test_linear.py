@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from support import REPO, backend_count
 
 from rscount.counting.budget import Unsuited
 from rscount.counting.methods.linear import affine_labels, optimal_maps
+from rscount.counting.methods.linear.system import integer_solutions, reduced_mod_p, solutions, spanning_rows
 from rscount.counting.problem import CountProblem
 from rscount.counting.settings import Method
 from rscount.insight.simplest import Counted, listed_shortcuts
@@ -83,3 +85,35 @@ def test_check_names_the_digits_two_three_digit_numbers_may_exchange():
     reads = {frozenset((i, j) for i, j in enumerate(m.pi) if i != j) for m in listed}
     assert set().union(*reads) == {(0, 3), (3, 0), (1, 4), (4, 1), (2, 5), (5, 2)}
     assert all(m.f == tuple(tuple(range(10)) for _ in range(6)) for m in listed)
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    unknowns=st.integers(1, 5),
+    independent=st.integers(1, 4),
+    combined=st.integers(0, 6),
+    seed=st.integers(0, 10**6),
+)
+def test_the_spanning_equations_leave_every_solution_as_the_whole_system(
+    unknowns, independent, combined, seed
+):
+    """Equations that are combinations of others (as a support's rows are of the rows that span
+    them) may be left out of the reduction: the solutions are the same, each checked on every row."""
+    rng = random.Random(seed)
+    base = np.array([[rng.randint(-3, 3) for _ in range(unknowns + 1)] for _ in range(independent)])
+    mixes = np.array([[rng.randint(-2, 2) for _ in range(independent)] for _ in range(combined)])
+    rows = np.concatenate([base, mixes @ base]) if combined else base
+    order = rng.sample(range(len(rows)), len(rows))
+    rows = rows[order].astype(np.int64)
+    matrix, rhs = rows[:, :-1], rows[:, -1]
+    domains = [rng.sample(range(-3, 6), rng.randint(1, 4)) for _ in range(unknowns)]
+    spanning = spanning_rows(rows)
+    assert len(spanning) <= independent
+    spanned, full = reduced_mod_p(matrix[spanning], rhs[spanning]), reduced_mod_p(matrix, rhs)
+    assert (spanned is None) == (full is None)  # one row space modulo P: one reduced form
+    assert spanned is None or [(c, list(r)) for c, r in spanned] == [(c, list(r)) for c, r in full]
+    whole = {tuple(x) for x in solutions(matrix, rhs, domains, 10**6)}
+    assert {tuple(x) for x in solutions(matrix, rhs, domains, 10**6, spanning)} == whole
+    assert integer_solutions(matrix, rhs, domains, 10**6, spanning) == integer_solutions(
+        matrix, rhs, domains, 10**6
+    )

@@ -26,7 +26,7 @@ from ...problem import CountProblem
 from ...result import CountResult, Listed
 from ...settings import CountSettings, Method
 from .forms import affine_labels
-from .system import TooFree, integer_solutions, solutions, unused
+from .system import TooFree, integer_solutions, solutions, spanning_rows, unused
 
 MAX_PERMUTATIONS = 50_000  # permutations summed over one by one
 MAX_LISTED = 1_000_000  # assignments of the free images listed for one permutation
@@ -163,6 +163,20 @@ class _Equations:
             dtype=np.int64,
         ).reshape(len(self.rows), k)
         self.rhs = [sum(w[j] * row[j] for j in range(k)) for w in self.weights for row, _, _, _ in self.rows]
+        self.spanning = self._spanning()
+
+    def _spanning(self) -> NDArray[np.int64]:
+        """Rows (their numbers within a label's block) that every row depends on modulo P, under any
+        pi: a block under pi is [R | y] (each concept's value one-hot, the label's values) times a
+        matrix of pi's weights, so a dependency of the rows of [R | Y] (every label) holds in every
+        block. 4-digit addition on 1000 rows: 81 of the 1000 equations are reduced."""
+        r, k = len(self.rows), len(self.task.concepts)
+        width = 1 + max((v for _, idx, _, _ in self.rows for v in idx), default=0)
+        onehot = np.zeros((r, k * width), dtype=np.int64)
+        for n, (_, idx, _, _) in enumerate(self.rows):
+            onehot[n, [i * width + v for i, v in enumerate(idx)]] = 1
+        labels = np.array(self.rhs, dtype=np.int64).reshape(len(self.weights), r).T
+        return spanning_rows(np.concatenate([onehot, labels], axis=1))
 
     def _supervised(self, pi: tuple[int, ...]) -> list[tuple[int, int]]:
         """(unknown, value) per supervised concept of a row: the image that must keep it."""
@@ -175,8 +189,9 @@ class _Equations:
 
     def system(
         self, pi: tuple[int, ...]
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64], list[tuple[Value, ...]]]:
-        """The equations under pi (matrix, right-hand sides) and each unknown's target domain."""
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], list[tuple[Value, ...]], NDArray[np.int64]]:
+        """The equations under pi (matrix, right-hand sides), each unknown's target domain, and the
+        equations that span the others modulo P (self.spanning in every block, every pinned one)."""
         n, r = len(self.unknowns), len(self.rows)
         blocks = []
         for w in self.weights:
@@ -194,23 +209,26 @@ class _Equations:
         targets = [0] * n
         for (owner, _), u in self.unknowns.items():
             targets[u] = pi[owner]  # the owner is its first concept: the map feeds pi[owner]
-        return matrix, rhs, [self.task.concepts[t].values for t in targets]
+        blocked = [b * r + self.spanning for b in range(len(blocks))]
+        spanning = np.concatenate([*blocked, np.arange(len(blocks) * r, len(matrix), dtype=np.int64)])
+        return matrix, rhs, [self.task.concepts[t].values for t in targets], spanning
 
     def solutions(self, pi: tuple[int, ...]) -> int:
         """N(pi) for the seen images: the integer solutions of the equations in their domains."""
         try:
-            return integer_solutions(*self.system(pi), MAX_LISTED)  # type: ignore[arg-type]
+            matrix, rhs, domains, spanning = self.system(pi)
+            return integer_solutions(matrix, rhs, domains, MAX_LISTED, spanning)  # type: ignore[arg-type]
         except TooFree:
             raise Unsuited(TOO_FREE) from None
 
     def maps(self, pi: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], ...]]:
         """The value maps (per concept, the value number of each ground-truth value's image) of every
         optimal map with pi: each solution, with every choice for the unused and unseen images."""
-        matrix, rhs, domains = self.system(pi)
+        matrix, rhs, domains, spanning = self.system(pi)
         coding, k = self.coding, len(pi)
         free = unused(matrix)
         try:
-            for x in solutions(matrix, rhs, domains, MAX_LISTED):  # type: ignore[arg-type]
+            for x in solutions(matrix, rhs, domains, MAX_LISTED, spanning):  # type: ignore[arg-type]
                 for choice in product(*(domains[u] for u in free)):
                     x[free] = choice
                     image = {key: int(x[u]) for key, u in self.unknowns.items()}

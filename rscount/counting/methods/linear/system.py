@@ -50,13 +50,25 @@ def reduced_mod_p(
     return [(col, m[n]) for n, col in enumerate(pivots)]
 
 
+def spanning_rows(matrix: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Indices of rows of `matrix` whose combinations modulo P give every row (its transpose's pivot
+    columns): equations on which the others depend modulo P, so a reduction may leave them out."""
+    reduced = reduced_mod_p(matrix.T, np.zeros(matrix.shape[1], dtype=np.int64))
+    assert reduced is not None  # a homogeneous system always has a solution
+    return np.array([col for col, _ in reduced], dtype=np.int64)
+
+
 def integer_solutions(
-    matrix: NDArray[np.int64], rhs: NDArray[np.int64], domains: Sequence[Sequence[int]], most: int
+    matrix: NDArray[np.int64],
+    rhs: NDArray[np.int64],
+    domains: Sequence[Sequence[int]],
+    most: int,
+    spanning: NDArray[np.int64] | None = None,
 ) -> int:
     """How many x with x[u] in domains[u] solve matrix @ x = rhs in the integers; TooFree past `most`
     partial assignments. Unknowns in no equation multiply the count by their domain's size."""
     factor = math.prod(len(domains[u]) for u in unused(matrix))
-    return factor * sum(1 for _ in solutions(matrix, rhs, domains, most))
+    return factor * sum(1 for _ in solutions(matrix, rhs, domains, most, spanning))
 
 
 def unused(matrix: NDArray[np.int64]) -> list[int]:
@@ -65,17 +77,23 @@ def unused(matrix: NDArray[np.int64]) -> list[int]:
 
 
 def solutions(
-    matrix: NDArray[np.int64], rhs: NDArray[np.int64], domains: Sequence[Sequence[int]], most: int
+    matrix: NDArray[np.int64],
+    rhs: NDArray[np.int64],
+    domains: Sequence[Sequence[int]],
+    most: int,
+    spanning: NDArray[np.int64] | None = None,
 ) -> Iterator[NDArray[np.int64]]:
     """Every integer solution x with x[u] in domains[u] (the unused unknowns left at 0), found depth
-    first over the free unknowns of the system reduced modulo P; TooFree past `most` partial
-    assignments."""
+    first over the free unknowns of the system reduced modulo P (its `spanning` rows alone when
+    given: rows of [matrix | rhs] that every row depends on modulo P, the same solutions modulo P);
+    each checked on every row in the integers. TooFree past `most` partial assignments."""
     if matrix.size and (np.abs(matrix).max() >= LIMIT or np.abs(rhs).max() >= LIMIT):
         raise TooFree
     if any(abs(v) >= LIMIT for d in domains for v in d):
         raise TooFree
     n = matrix.shape[1]
-    reduced = reduced_mod_p(matrix, rhs)
+    rows = slice(None) if spanning is None else spanning
+    reduced = reduced_mod_p(matrix[rows], rhs[rows])
     if reduced is None:
         return
     pivot_cols = {col for col, _ in reduced}
