@@ -9,19 +9,22 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from references.oracle import Truth
 from strategies.mixedtasks import Drawn, affine_tasks, in_place_tasks, predicting_tasks
-from support import REPO, backend_count
+from support import REPO, backend_count, examples
 
 from rscount.counting.budget import Unsuited
 from rscount.counting.methods.linear import affine_labels, optimal_maps
+from rscount.counting.methods.linear import backend as linear_backend
+from rscount.counting.methods.linear.backend import LinearBackend
 from rscount.counting.methods.linear.system import integer_solutions, reduced_mod_p, solutions, spanning_rows
 from rscount.counting.problem import CountProblem
-from rscount.counting.settings import Method
+from rscount.counting.settings import CountSettings, Method
 from rscount.insight.simplest import Counted, listed_shortcuts
 from rscount.knowledge.loading import load_task, task_from_dict
+from rscount.progress import Progress
 from rscount.task.model import Mode
 
 AFFINE = st.one_of(affine_tasks(), in_place_tasks(affine_tasks()), predicting_tasks(affine_tasks(max_rows=8)))
@@ -117,3 +120,22 @@ def test_the_spanning_equations_leave_every_solution_as_the_whole_system(
     assert integer_solutions(matrix, rhs, domains, 10**6, spanning) == integer_solutions(
         matrix, rhs, domains, 10**6
     )
+
+
+@settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=examples(20))
+@given(drawn=affine_tasks())
+def test_the_linear_count_reports_lower_bounds_and_the_classes_counted(drawn: Drawn, monkeypatch):
+    """What a limit states and the race's expected time: every report's bound holds."""
+    reports: list[dict] = []
+    progress = Progress(enabled=False)
+    progress.sink = reports.append
+    monkeypatch.setattr(linear_backend, "REPORT_EVERY", 1)
+    try:
+        task = drawn.task()
+        mode = Mode.OBJECTS if task.objects else Mode.DISENTANGLED
+        count = LinearBackend().count(CountProblem(task, mode), CountSettings(), progress).count
+    except Unsuited:
+        reject()
+    assert reports and all(1 <= r["lower_bound"] <= count for r in reports)
+    assert [r["classes_done"] for r in reports] == list(range(len(reports)))
+    assert all(r["classes_total"] == len(reports) for r in reports)

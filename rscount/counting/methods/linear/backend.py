@@ -30,6 +30,7 @@ from .system import TooFree, integer_solutions, solutions, spanning_rows, unused
 
 MAX_PERMUTATIONS = 50_000  # permutations summed over one by one
 MAX_LISTED = 1_000_000  # assignments of the free images listed for one permutation
+REPORT_EVERY = 100  # permutations between two reports of the count so far
 TOO_FREE = f"a permutation's solutions leave more than {MAX_LISTED} images to list, or numbers too large"
 
 
@@ -55,8 +56,9 @@ class LinearBackend:
         chosen = [pi for pi in _permutations(problem) if exchanges.canonical(pi)]
         total, nonzero = 0, 0
         for n, pi in enumerate(chosen):
-            if progress and n % 100 == 0:
+            if progress and n % REPORT_EVERY == 0:  # what a limit states; the race's expected time
                 progress.update(f"permutation {n + 1}/{len(chosen)}")
+                progress.known(lower_bound=max(total, 1), classes_done=n, classes_total=len(chosen))
             found = equations.solutions(pi)
             if found:
                 total += found * coding.unseen_factor(pi) * exchanges.multiplicity
