@@ -16,7 +16,7 @@ from ..knowledge.pairwise import PairTest, PairwiseLabel
 from ..task.model import Task
 
 Pair = tuple[int, int]
-IMAGED_ROWS = 8  # holding rows a label whose predictions are variables (16 and 32: slower sudokus)
+IMAGED_ROWS = 8  # holding rows per label whose predictions are variables (16 or 32: slower sudokus)
 
 
 @dataclass
